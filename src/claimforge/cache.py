@@ -1,0 +1,83 @@
+"""On-disk cache for expensive results (embeddings, parses, model generations).
+
+Keys are fingerprints of (namespace, model id, parameters, content); values are bytes in SQLite.
+Each put is committed in small transactions, so a killed run keeps what it had finished.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("CLAIMFORGE_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "claimforge"
+
+
+def fingerprint(*parts: Any) -> str:
+    """A stable hex digest of JSON-serialisable parts."""
+    blob = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class DiskCache:
+    """A namespaced bytes cache. ``DiskCache(None)`` is a no-op cache (caching disabled)."""
+
+    def __init__(self, directory: Path | str | None, namespace: str) -> None:
+        self.namespace = namespace
+        self._db: sqlite3.Connection | None = None
+        if directory is not None:
+            path = Path(directory)
+            path.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(path / f"{namespace}.sqlite"), timeout=60)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v BLOB NOT NULL)")
+            self._db.commit()
+
+    @property
+    def enabled(self) -> bool:
+        return self._db is not None
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, bytes]:
+        if self._db is None or not keys:
+            return {}
+        found: dict[str, bytes] = {}
+        for i in range(0, len(keys), 500):
+            chunk = list(keys[i : i + 500])
+            marks = ",".join("?" * len(chunk))
+            for k, v in self._db.execute(f"SELECT k, v FROM kv WHERE k IN ({marks})", chunk):
+                found[k] = v
+        return found
+
+    def put_many(self, items: Mapping[str, bytes] | Iterable[tuple[str, bytes]]) -> None:
+        if self._db is None:
+            return
+        pairs = list(items.items()) if isinstance(items, Mapping) else list(items)
+        with self._db:
+            self._db.executemany("INSERT OR REPLACE INTO kv (k, v) VALUES (?, ?)", pairs)
+
+    def get(self, key: str) -> bytes | None:
+        return self.get_many([key]).get(key)
+
+    def put(self, key: str, value: bytes) -> None:
+        self.put_many([(key, value)])
+
+    def __len__(self) -> int:
+        if self._db is None:
+            return 0
+        return int(self._db.execute("SELECT COUNT(*) FROM kv").fetchone()[0])
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None

@@ -1,0 +1,372 @@
+"""Multi2Claim: multiple-choice questions -> SUPPORTED / REFUTED / NOT_ENOUGH_INFO examples.
+
+SUPPORTED = QA2D(question, answer) with the explanation; REFUTED = QA2D(question, the distractor closest to
+the answer) with the same explanation; NOT_ENOUGH_INFO = the supported claim with the most similar other
+explanation (top-k by embedding of answer + explanation) that does not mention the answer.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from claimforge import __version__
+from claimforge.generate.base import QA2DRequest, QA2DResult
+from claimforge.nlp.normalize import STOPWORDS, lemma_tokens
+from claimforge.progress import Progress, SilentProgress
+from claimforge.records import Example, Label, MCQItem, Provenance, Reject
+from claimforge.registry import ComponentConfig, registry
+
+METHOD = "multi2claim"
+
+
+class Multi2ClaimConfig(ComponentConfig):
+    reader: dict[str, Any] | None = None
+    qa2d: dict[str, Any] = {"name": "rules"}
+    embedder: dict[str, Any] = {"name": "sentence-transformers"}
+    min_evidence_words: int = 50
+    single_answer: bool = True
+    unique_evidence: Literal["keep_first", "drop_all", "allow"] = "keep_first"
+    nei_top_k: int = 10
+    balance: bool = True
+    seed: int = 13
+    labels: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
+
+
+@dataclass
+class BuildResult:
+    examples: list[Example]
+    rejects: list[Reject]
+    n_input: int
+    used_item_ids: set[str]
+    components: dict[str, str]
+    config: dict[str, Any]
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def n_rejected_items(self) -> int:
+        return sum(1 for r in self.rejects if r.scope == "item")
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+class Multi2Claim:
+    """The Multi2Claim pipeline; components come from the registry, built lazily."""
+
+    def __init__(self, config: Multi2ClaimConfig) -> None:
+        self.config = config
+        self._qa2d: Any = None
+        self._embedder: Any = None
+
+    @property
+    def qa2d(self) -> Any:
+        if self._qa2d is None:
+            self._qa2d = registry.build("qa2d", self.config.qa2d)
+        return self._qa2d
+
+    @property
+    def embedder(self) -> Any:
+        if self._embedder is None:
+            self._embedder = registry.build("embedder", self.config.embedder)
+        return self._embedder
+
+    # -- stage 1: validation filters -------------------------------------------------------------
+    def validate(self, items: Iterable[MCQItem]) -> tuple[list[MCQItem], list[Reject]]:
+        cfg = self.config
+        kept: list[MCQItem] = []
+        rejects: list[Reject] = []
+        seen_evidence: dict[str, str] = {}
+        evidence_count: Counter[str] = Counter()
+        candidates: list[MCQItem] = []
+        for item in items:
+            reason, detail = self._item_problem(item)
+            if reason:
+                rejects.append(Reject(item_id=item.id, stage="filter", reason=reason, detail=detail, ref=item.ref))
+                continue
+            candidates.append(item)
+            evidence_count[_evidence_key(item.explanation or "")] += 1
+        for item in candidates:
+            key = _evidence_key(item.explanation or "")
+            if cfg.unique_evidence == "drop_all" and evidence_count[key] > 1:
+                rejects.append(Reject(item_id=item.id, stage="filter", reason="duplicate_evidence",
+                                      detail=f"{evidence_count[key]} items share this explanation", ref=item.ref))
+                continue
+            if cfg.unique_evidence == "keep_first" and key in seen_evidence:
+                rejects.append(Reject(item_id=item.id, stage="filter", reason="duplicate_evidence",
+                                      detail=f"same explanation as {seen_evidence[key]}", ref=item.ref))
+                continue
+            seen_evidence.setdefault(key, item.id)
+            kept.append(item)
+        return kept, rejects
+
+    def _item_problem(self, item: MCQItem) -> tuple[str, str]:
+        cfg = self.config
+        if not item.question.strip():
+            return "empty_question", ""
+        if item.answer is None or not item.answer.strip():
+            return "no_answer", "no keyed answer" if item.answer_index is None else "empty answer option"
+        if cfg.single_answer and str(item.meta.get("choice_type", "single")).lower() == "multi":
+            return "multiple_correct_options", "choice_type=multi"
+        if not _distractors(item):
+            return "no_distractors", f"{len(item.options)} options"
+        if not item.explanation or not item.explanation.strip():
+            return "no_explanation", ""
+        n = _words(item.explanation)
+        if n < cfg.min_evidence_words:
+            return "short_evidence", f"{n} words < {cfg.min_evidence_words}"
+        return "", ""
+
+    # -- stage 2: claims ---------------------------------------------------------------------------
+    def build(self, items: Iterable[MCQItem | Reject], progress: Progress | None = None) -> BuildResult:
+        progress = progress or SilentProgress()
+        cfg = self.config
+        all_items: list[MCQItem] = []
+        rejects: list[Reject] = []
+        for x in items:
+            (rejects if isinstance(x, Reject) else all_items).append(x)  # type: ignore[arg-type]
+        n_input = len(all_items) + len(rejects)
+        kept, filt = self.validate(all_items)
+        rejects.extend(filt)
+
+        with progress.stage("embed options") as tick:
+            distractor = self._closest_distractors(kept, tick)
+        with progress.stage("qa2d") as tick:
+            claims = self._claims(kept, distractor, tick)
+        examples: list[Example] = []
+        supported: list[tuple[MCQItem, str]] = []
+        for item in kept:
+            sup, ref, why = claims[item.id]
+            if sup is None:
+                rejects.append(Reject(item_id=item.id, stage="qa2d", reason=why or "qa2d_failed",
+                                      detail=item.question[:200], ref=item.ref))
+                continue
+            supported.append((item, sup.text))
+            examples.append(self._example(item, Label.SUPPORTED, sup.text, item, {"polarity": sup.polarity}))
+            if ref is None:
+                rejects.append(Reject(item_id=item.id, scope="example", stage="qa2d_refuted",
+                                      reason=why or "qa2d_failed", ref=item.ref))
+            else:
+                examples.append(self._example(item, Label.REFUTED, ref[1].text, item,
+                                              {"distractor": ref[0], "distractor_cosine": ref[2],
+                                               "polarity": ref[1].polarity}))
+        with progress.stage("embed explanations") as tick:
+            nei, nei_rejects = self._nei(supported, tick)
+        examples.extend(nei)
+        rejects.extend(nei_rejects)
+        examples = [e for e in examples if e.label in cfg.labels]
+        if cfg.balance:
+            examples, dropped = _balance(examples, cfg.labels, cfg.seed)
+            rejects.extend(dropped)
+        return self._account(all_items, examples, rejects, n_input)
+
+    def _closest_distractors(self, items: Sequence[MCQItem], tick: Any) -> dict[str, list[tuple[str, float]]]:
+        """Distractors of each item, most similar to the answer first (cosine of embeddings)."""
+        texts: list[str] = []
+        for it in items:
+            texts.append(it.answer or "")
+            texts.extend(_distractors(it))
+        vecs = self.embedder.embed(texts, progress=tick)
+        out: dict[str, list[tuple[str, float]]] = {}
+        i = 0
+        for it in items:
+            ds = _distractors(it)
+            a = vecs[i]
+            sims = vecs[i + 1 : i + 1 + len(ds)] @ a
+            i += 1 + len(ds)
+            order = np.argsort(-sims, kind="stable")
+            out[it.id] = [(ds[j], float(sims[j])) for j in order]
+        return out
+
+    def _claims(
+        self, items: Sequence[MCQItem], distractors: dict[str, list[tuple[str, float]]], tick: Any
+    ) -> dict[str, tuple[QA2DResult | None, tuple[str, QA2DResult, float] | None, str | None]]:
+        """Supported and refuted claims per item. For inverted stems (EXCEPT/NOT) the roles swap:
+        the keyed answer makes the false claim and the closest distractor the true one."""
+        reqs: list[QA2DRequest] = []
+        for it in items:
+            reqs.append(QA2DRequest(question=it.question, answer=it.answer or ""))
+            reqs.extend(QA2DRequest(question=it.question, answer=d) for d, _ in distractors[it.id])
+        results = self._convert(reqs, tick)
+        out: dict[str, Any] = {}
+        i = 0
+        for it in items:
+            ds = distractors[it.id]
+            res_answer = results[i]
+            res_ds = results[i + 1 : i + 1 + len(ds)]
+            i += 1 + len(ds)
+            if res_answer.text is None:
+                out[it.id] = (None, None, res_answer.reason)
+                continue
+            ok = [(d, r, s) for (d, s), r in zip(ds, res_ds, strict=True) if r.text]
+            if res_answer.polarity == "inverted":
+                if not ok:
+                    out[it.id] = (None, None, "inverted_stem_without_convertible_distractor")
+                    continue
+                d, r, s = ok[0]
+                out[it.id] = (r, (it.answer or "", res_answer, s), None)
+            else:
+                why = None if ok else (res_ds[0].reason if res_ds else "no_distractors")
+                out[it.id] = (res_answer, ok[0] if ok else None, why)
+        return out
+
+    def _convert(self, reqs: list[QA2DRequest], tick: Any) -> list[QA2DResult]:
+        try:
+            return list(self.qa2d.convert(reqs, progress=tick))
+        except TypeError:  # converters without progress support
+            return list(self.qa2d.convert(reqs))
+
+    def _nei(self, supported: list[tuple[MCQItem, str]], tick: Any) -> tuple[list[Example], list[Reject]]:
+        """Pair each supported claim with the most similar other explanation lacking the answer."""
+        if len(supported) < 2:
+            return [], [Reject(item_id=it.id, scope="example", stage="nei", reason="too_few_items", ref=it.ref)
+                        for it, _ in supported]
+        texts = [f"{it.answer} {it.explanation}" for it, _ in supported]
+        vecs = self.embedder.embed(texts, progress=tick)
+        hay = [_content(lemma_tokens(it.explanation or "")) for it, _ in supported]
+        k = min(self.config.nei_top_k, len(supported) - 1)
+        examples: list[Example] = []
+        rejects: list[Reject] = []
+        block = 1024
+        for b in range(0, len(supported), block):
+            sims = vecs[b : b + block] @ vecs.T
+            for r in range(sims.shape[0]):
+                sims[r, b + r] = -np.inf  # never the item's own explanation
+            top = np.argpartition(-sims, k - 1, axis=1)[:, :k] if k < sims.shape[1] else None
+            for r in range(sims.shape[0]):
+                i = b + r
+                item, claim = supported[i]
+                cand = top[r] if top is not None else np.arange(sims.shape[1])
+                cand = cand[np.argsort(-sims[r, cand], kind="stable")]
+                needle = _content(lemma_tokens(item.answer or ""))
+                chosen = None
+                for rank, j in enumerate(cand[:k]):
+                    if j == i or not np.isfinite(sims[r, j]):
+                        continue
+                    if not _contains(hay[j], needle):
+                        chosen = (int(j), rank, float(sims[r, j]))
+                        break
+                if chosen is None:
+                    rejects.append(Reject(item_id=item.id, scope="example", stage="nei",
+                                          reason="no_evidence_without_answer_in_top_k", detail=f"k={k}",
+                                          ref=item.ref))
+                    continue
+                j, rank, cos = chosen
+                other = supported[j][0]
+                examples.append(self._example(item, Label.NOT_ENOUGH_INFO, claim, other,
+                                              {"evidence_rank": rank, "evidence_cosine": round(cos, 6)}))
+        return examples, rejects
+
+    def _example(self, item: MCQItem, label: Label, claim: str, evidence_item: MCQItem,
+                 details: dict[str, Any]) -> Example:
+        suffix = {Label.SUPPORTED: "S", Label.REFUTED: "R", Label.NOT_ENOUGH_INFO: "N"}[label]
+        return Example(
+            id=f"{item.id}#{suffix}",
+            claim=claim,
+            evidence=evidence_item.explanation or "",
+            evidence_id=f"{evidence_item.id}:explanation",
+            label=label,
+            source_item_id=item.id,
+            method=METHOD,
+            provenance=Provenance(
+                method=METHOD,
+                method_version=__version__,
+                source=item.ref,
+                components=self.components,
+                params=self._params,
+                details={"question": item.question, "answer": item.answer, **details},
+            ),
+        )
+
+    @property
+    def components(self) -> dict[str, str]:
+        return {"qa2d": self.qa2d.model_id, "embedder": self.embedder.model_id}
+
+    @property
+    def _params(self) -> dict[str, Any]:
+        return self.config.model_dump(mode="json", exclude={"reader", "qa2d", "embedder"})
+
+    def _account(self, items: list[MCQItem], examples: list[Example], rejects: list[Reject],
+                 n_input: int) -> BuildResult:
+        """Every input item ends used (≥ 1 example) or rejected as a whole; example-level losses of a
+        used item stay in the rejects with scope 'example'."""
+        used = {e.source_item_id for e in examples}
+        rejected_items = {r.item_id for r in rejects if r.scope == "item"}
+        parts: dict[str, list[Reject]] = defaultdict(list)
+        for r in rejects:
+            if r.scope == "example":
+                parts[r.item_id].append(r)
+        final = [r for r in rejects if r.scope == "item"]
+        for it in items:
+            if it.id in used or it.id in rejected_items:
+                continue
+            lost = parts.get(it.id, [])
+            why = ",".join(sorted({r.reason for r in lost})) or "no_examples"
+            final.append(Reject(item_id=it.id, stage="assemble", reason="all_examples_dropped", detail=why,
+                                ref=it.ref))
+        final.extend(r for r in rejects if r.scope == "example")
+        result = BuildResult(examples=examples, rejects=final, n_input=n_input, used_item_ids=used,
+                             components=self.components, config=self.config.model_dump(mode="json"))
+        assert len(used) + result.n_rejected_items == n_input, "item accounting does not add up"
+        return result
+
+
+def _distractors(item: MCQItem) -> list[str]:
+    """Distinct non-empty distractors that differ from the answer (case-insensitive)."""
+    ans = (item.answer or "").strip().lower()
+    seen: set[str] = set()
+    out: list[str] = []
+    for d in item.distractors:
+        key = d.strip().lower()
+        if key and key != ans and key not in seen:
+            seen.add(key)
+            out.append(d.strip())
+    return out
+
+
+def _evidence_key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _content(tokens: Sequence[str]) -> tuple[str, ...]:
+    return tuple(t for t in tokens if t not in STOPWORDS)
+
+
+def _contains(hay: Sequence[str], needle: Sequence[str]) -> bool:
+    """Whether the content lemmas of the answer occur contiguously in the explanation's content lemmas.
+    An answer with no content word (e.g. "all of the above") counts as contained: it cannot be checked."""
+    if not needle:
+        return True
+    n = len(needle)
+    first = needle[0]
+    return any(tok == first and tuple(hay[i : i + n]) == tuple(needle) for i, tok in enumerate(hay))
+
+
+def _balance(examples: list[Example], labels: Sequence[Label], seed: int) -> tuple[list[Example], list[Reject]]:
+    """Down-sample every label to the smallest label's count (seeded); the rest become rejects."""
+    by: dict[Label, list[Example]] = {lab: [] for lab in labels}
+    for e in examples:
+        by[e.label].append(e)
+    n = min(len(v) for v in by.values()) if by else 0
+    rng = random.Random(seed)
+    keep: set[str] = set()
+    for lab in labels:
+        pool = sorted(by[lab], key=lambda e: e.id)
+        keep.update(e.id for e in (rng.sample(pool, n) if len(pool) > n else pool))
+    kept = [e for e in examples if e.id in keep]
+    dropped = [Reject(item_id=e.source_item_id, scope="example", stage="balance", reason="class_balancing",
+                      detail=f"{e.label.value} {e.id}", ref=e.provenance.source)
+               for e in examples if e.id not in keep]
+    return kept, dropped
+
+
+@registry.register("pipeline", METHOD, Multi2ClaimConfig)
+def build_multi2claim(config: Multi2ClaimConfig) -> Multi2Claim:
+    """Multiple-choice questions -> three-label fact-checking dataset (Multi2Claim)."""
+    return Multi2Claim(config)

@@ -1,0 +1,649 @@
+"""Rule-based QA2D: (question, answer) -> a declarative claim, on the dependency parse.
+
+Covers the stems exam datasets use: wh-questions (what/which/who/whom/whose/where/when/why/how, how many/much,
+how ADJ), "Which of the following ...", "... is called ...", fill-in-the-blank, EXCEPT/NOT stems, yes/no
+and alternative questions, imperative stems ("Name the ..."), and declarative stems ending in "?".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from claimforge.generate.base import QA2DRequest, QA2DResult
+from claimforge.registry import ComponentConfig, registry
+
+AUX_WORDS = frozenset(
+    "is are was were be been am do does did has have had can could will would shall should may might must".split()
+)
+BE_FORMS = frozenset("is are was were am be".split())
+WH_NOMINAL = frozenset({"what", "which", "who", "whom", "whose"})
+WH_ADVERB = frozenset({"where", "when", "why", "how"})
+IMPERATIVES = frozenset("name identify give state list mention define specify".split())
+NAMING_VERBS = frozenset({"call", "name", "term", "consider", "label", "describe", "classify"})
+SING_PLUR = {"is": "are", "was": "were", "has": "have", "does": "do"}
+PLUR_SING = {v: k for k, v in SING_PLUR.items()}
+NP_TAGS = frozenset({"DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "JJ", "JJR", "JJS", "EX", "WP$"})
+
+_BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]")
+_EXCEPT = re.compile(r"\s*[,:;-]?\s*\bexcept\b\s*[:.?]*\s*$", re.I)
+_ALL_OF = re.compile(r"^\s*(all|each|any) of the following\b", re.I)
+_NEG_AUX = re.compile(
+    r"^(\s*(?:which|what)\b[^?]*?\b(?:is|are|was|were|does|do|did|can|could|will|would|should|may|might|has|have)"
+    r")(?:\s+not\b|n't\b)",
+    re.I,
+)
+_NEG_WORDS = re.compile(r"\b(false|incorrect|untrue|wrong|inaccurate)\b", re.I)
+_POS_FOR = {"false": "true", "incorrect": "correct", "untrue": "true", "wrong": "correct", "inaccurate": "accurate"}
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A question after text-level normalisation: stem text, whether it asked for an exception."""
+
+    text: str
+    inverted: bool
+
+
+def prepare_question(question: str) -> Prepared:
+    """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
+    q = " ".join(question.split())
+    q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
+    q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
+    inverted = False
+    if _EXCEPT.search(q):
+        q = _EXCEPT.sub("", q)
+        q = _ALL_OF.sub("which of the following", q)
+        inverted = True
+    elif _NEG_AUX.search(q):
+        q = _NEG_AUX.sub(r"\1", q, count=1)
+        inverted = True
+    elif re.match(r"^\s*(which|what)\b", q, re.I) and _NEG_WORDS.search(q):
+        q = _NEG_WORDS.sub(lambda m: _POS_FOR[m.group(1).lower()], q, count=1)
+        inverted = True
+    q = re.sub(r"\s*[?:.]+\s*$", "", q).strip()
+    return Prepared(q, inverted)
+
+
+class RuleQA2DConfig(ComponentConfig):
+    nlp: dict[str, Any] = {"name": "spacy"}
+    negative_stems: Literal["invert", "reject"] = "invert"
+
+
+class ConversionError(Exception):
+    """Raised inside the converter with a machine-readable reason."""
+
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.detail = detail
+
+
+class RuleQA2D:
+    """Rule-based question+answer → declarative sentence on a dependency parse (UD labels, PTB tags)."""
+
+    def __init__(self, config: RuleQA2DConfig) -> None:
+        self.config = config
+        self._nlp = registry.build("nlp", config.nlp)
+        self.model_id = f"rules-v1+{self._nlp.model_id}"
+
+    def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
+        prepared = [prepare_question(r.question) for r in requests]
+        qdocs = self._nlp.parse([p.text for p in prepared], progress=progress)
+        adocs = self._nlp.parse([_clean_answer(r.answer) for r in requests])
+        out: list[QA2DResult] = []
+        for req, prep, qdoc, adoc in zip(requests, prepared, qdocs, adocs, strict=True):
+            out.append(self._one(req, prep, qdoc, adoc))
+        return out
+
+    def _one(self, req: QA2DRequest, prep: Prepared, qdoc: Any, adoc: Any) -> QA2DResult:
+        if prep.inverted and self.config.negative_stems == "reject":
+            return QA2DResult(text=None, reason="negative_stem")
+        polarity: Literal["as_is", "inverted"] = "inverted" if prep.inverted else "as_is"
+        answer = _clean_answer(req.answer)
+        if not prep.text:
+            return QA2DResult(text=None, reason="empty_question")
+        if not answer:
+            return QA2DResult(text=None, reason="empty_answer")
+        try:
+            text = declarative(prep.text, qdoc, answer, adoc)
+        except ConversionError as e:
+            return QA2DResult(text=None, reason=e.reason)
+        return QA2DResult(text=finish(text), polarity=polarity)
+
+
+@registry.register("qa2d", "rules", RuleQA2DConfig)
+def build_rules(config: RuleQA2DConfig) -> RuleQA2D:
+    """Rule-based QA2D on the embedded parser (default)."""
+    return RuleQA2D(config)
+
+
+# --------------------------------------------------------------------------------------------------
+# Conversion
+
+
+def _clean_answer(answer: str) -> str:
+    a = " ".join(answer.split()).strip()
+    return re.sub(r"[.;:,]+$", "", a).strip()
+
+
+def declarative(q: str, qdoc: Any, answer: str, adoc: Any) -> str:
+    """The declarative sentence for one (question, answer); raises ConversionError."""
+    if _BLANK.search(q):
+        return _BLANK.sub(answer, q, count=1)
+    toks = [t for t in qdoc if not t.is_space]
+    if not toks:
+        raise ConversionError("empty_question")
+    first = toks[0].lower_
+    if first in IMPERATIVES and toks[0].tag_ in ("VB", "NN", "NNP", "VBP") and len(toks) > 1:
+        return _imperative(qdoc, answer, adoc)
+    wh = _find_wh(qdoc)
+    if wh is None:
+        if first in AUX_WORDS:
+            return _yes_no(qdoc, answer)
+        return _declarative_stem(qdoc, answer)
+    return _wh_question(qdoc, wh, answer, adoc)
+
+
+@dataclass
+class WhPhrase:
+    start: int  # first token of the phrase (including a pied-piped preposition)
+    end: int  # last token (inclusive)
+    word: Any  # the wh token
+    kind: str  # "nominal" | "det" | "how_many" | "how_adj" | "adverb"
+    prep: str | None  # pied-piped preposition ("In what stage ...")
+    noun_start: int | None = None  # for "det"/"how_many": where the noun part starts
+    adverb: str = ""  # for kind "adverb": where/when/why/how
+
+
+def _find_wh(doc: Any) -> WhPhrase | None:
+    cands = []
+    for t in doc:
+        w = t.lower_
+        if w in WH_NOMINAL or w in WH_ADVERB:
+            if _is_relative(t):
+                continue
+            cands.append(t)
+    if not cands:
+        return None
+    nominal = [t for t in cands if t.lower_ in WH_NOMINAL or _how_quant(t)]
+    for t in nominal:
+        return _phrase(doc, t)
+    # A bare where/when/why/how is a question word only when an auxiliary or verb follows it at the start.
+    for t in cands:
+        if t.i == _clause_start(doc, t) and t.i + 1 < len(doc) and (
+            doc[t.i + 1].lower_ in AUX_WORDS or doc[t.i + 1].pos_ in ("VERB", "AUX")
+        ):
+            return _phrase(doc, t)
+        if _how_adj(t):
+            return _phrase(doc, t)
+    return None
+
+
+def _is_relative(t: Any) -> bool:
+    """A relative pronoun ("the lever, which is ...", "cells that ...") rather than a question word."""
+    if t.lower_ in ("what", "how"):
+        return False
+    if t.i == 0:
+        return False
+    prev = t.doc[t.i - 1]
+    if prev.lower_ in ("of", "to", "in", "on", "by", "with", "from", "at", "for") and t.lower_ == "which":
+        # "... the process by which plants make food" vs "In which organ ..." (sentence-initial).
+        return t.i - 1 > 0 and t.doc[t.i - 2].pos_ in ("NOUN", "PROPN", "PRON")
+    head_rel = t.head.dep_ in ("acl:relcl", "acl") or t.dep_ == "acl:relcl"
+    return bool(prev.pos_ in ("NOUN", "PROPN", "PUNCT", "PRON") and (head_rel or prev.text == ","))
+
+
+def _how_quant(t: Any) -> bool:
+    return t.lower_ == "how" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ in ("many", "much")
+
+
+def _how_adj(t: Any) -> bool:
+    return (
+        t.lower_ == "how"
+        and t.i + 1 < len(t.doc)
+        and t.doc[t.i + 1].tag_ in ("JJ", "RB", "JJR", "RBR")
+        and t.doc[t.i + 1].lower_ not in ("many", "much")
+    )
+
+
+def _clause_start(doc: Any, t: Any) -> int:
+    """Index where the clause holding ``t`` starts: after the last comma before it, or 0."""
+    for i in range(t.i - 1, -1, -1):
+        if doc[i].text in (",", ";", ":", ".", "?", "!"):
+            return i + 1
+    return 0
+
+
+def _noun_run_end(doc: Any, i: int) -> int:
+    """Last index of a simple noun phrase starting at i (adjectives, nouns, numbers, 'of' + NP)."""
+    end = i - 1
+    j = i
+    while j < len(doc):
+        t = doc[j]
+        if t.tag_ in ("JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "CD", "HYPH", "VBN", "POS") or (
+            t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM")
+        ):
+            end = j
+            j += 1
+            continue
+        if t.lower_ == "of" and end >= i and j + 1 < len(doc) and doc[j + 1].tag_ in NP_TAGS:
+            j += 1
+            continue
+        if t.tag_ == "DT" and end >= i and j > i and doc[j - 1].lower_ == "of":
+            j += 1
+            continue
+        break
+    # A trailing participle belongs to the verb group ("What type of rock is formed"), not the noun.
+    while end >= i and doc[end].tag_ == "VBN":
+        end -= 1
+    return end
+
+
+def _phrase(doc: Any, t: Any) -> WhPhrase:
+    w = t.lower_
+    start = t.i
+    prep = None
+    if start > 0 and doc[start - 1].pos_ == "ADP" and doc[start - 1].i == _clause_start(doc, doc[start - 1]):
+        start -= 1
+        prep = doc[start].text
+    if _how_quant(t):
+        end = _noun_run_end(doc, t.i + 2)
+        return WhPhrase(start, max(end, t.i + 1), t, "how_many", prep, t.i + 2)
+    if _how_adj(t):
+        return WhPhrase(start, t.i + 1, t, "how_adj", prep)
+    if w in WH_ADVERB:
+        return WhPhrase(start, t.i, t, "adverb", prep, adverb=w)
+    if prep and prep.lower() in ("in", "by") and t.i + 1 < len(doc) and doc[t.i + 1].lemma_.lower() in (
+        "way", "manner", "means", "method", "process"
+    ) and t.i + 2 < len(doc) and doc[t.i + 2].lower_ in AUX_WORDS:
+        return WhPhrase(start, t.i + 1, t, "adverb", None, adverb="how")  # "In what way do bacteria ..."
+    nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+    if nxt is not None and nxt.lower_ == "of" and doc[t.i + 2 : t.i + 4].text.lower() == "the following":
+        end = t.i + 3
+        run = _noun_run_end(doc, t.i + 4)
+        return WhPhrase(start, max(end, run), t, "nominal", prep)
+    if nxt is not None and w in ("what", "which", "whose") and nxt.tag_ in NP_TAGS - {"PRP", "DT", "EX", "PRP$"}:
+        end = _noun_run_end(doc, t.i + 1)
+        if end >= t.i + 1:
+            return WhPhrase(start, end, t, "det", prep, t.i + 1)
+    return WhPhrase(start, t.i, t, "nominal", prep)
+
+
+def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
+    """What replaces the wh-phrase: the answer, keeping the noun when the answer is only a modifier."""
+    noun = doc[ph.noun_start : ph.end + 1].text if ph.noun_start is not None else ""
+    if ph.kind == "how_many":
+        return f"{answer} {noun}".strip() if _is_bare_number(adoc) else answer
+    if ph.kind == "det" and noun and _is_modifier(adoc):
+        # "what stage" + "second" -> "the second stage"; "what type of rock" + "igneous" -> "igneous rock"
+        head = doc[ph.end].text
+        if _is_bare_number(adoc):
+            return f"{answer} {noun}"
+        if adoc[-1].tag_ in ("JJS",) or adoc[-1].lower_ in _ORDINALS:
+            return f"the {answer} {noun}"
+        if re.search(r"\b(type|kind|form|sort|class)s? of\b", noun.lower()):
+            return f"{answer} {head}"
+        return f"{answer} {noun}"
+    if ph.word.lower_ == "whose":
+        return f"{answer}'s {noun}".strip() if not answer.endswith("'s") else f"{answer} {noun}"
+    return answer
+
+
+_ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth last final".split())
+
+
+def _is_modifier(adoc: Any) -> bool:
+    toks = [t for t in adoc if not t.is_punct]
+    return bool(toks) and all(t.pos_ in ("ADJ", "NUM", "ADV") or t.lower_ in _ORDINALS for t in toks)
+
+
+def _is_bare_number(adoc: Any) -> bool:
+    toks = [t for t in adoc if not t.is_punct]
+    return bool(toks) and all(t.pos_ == "NUM" or t.like_num for t in toks)
+
+
+def _answer_plural(adoc: Any) -> bool | None:
+    """True/False when the answer's number is clear, None when it is not (adjectives, clauses)."""
+    toks = [t for t in adoc if not t.is_punct]
+    if not toks:
+        return None
+    if any(t.lower_ in ("and", "both") for t in toks):
+        return True
+    nouns = [t for t in toks if t.pos_ in ("NOUN", "PROPN", "PRON", "NUM")]
+    if not nouns:
+        return None
+    head = nouns[-1]
+    for t in toks:
+        if t.lower_ == "of" and t.i > 0:
+            head = [n for n in nouns if n.i < t.i][-1] if [n for n in nouns if n.i < t.i] else head
+            break
+    if "Number=Plur" in str(head.morph) or head.tag_ in ("NNS", "NNPS"):
+        return True
+    if head.pos_ == "NUM":
+        return head.lower_ not in ("one", "1")
+    return False
+
+
+def _agree(word: str, plural: bool) -> str:
+    low = word.lower()
+    table = SING_PLUR if plural else PLUR_SING
+    if low in table:
+        return _match_case(table[low], word)
+    return word
+
+
+def _inflect(verb: Any, tag: str) -> str:
+    from lemminflect import getInflection
+
+    lemma = verb.lemma_ or verb.text
+    forms = getInflection(lemma.lower(), tag=tag)
+    return _match_case(forms[0], verb.text) if forms else verb.text
+
+
+def _match_case(word: str, like: str) -> str:
+    return word.capitalize() if like[:1].isupper() else word
+
+
+def _replace(doc: Any, start: int, end: int, text: str) -> str:
+    before = doc[:start].text_with_ws if start > 0 else ""
+    after = doc[end + 1 :].text if end + 1 < len(doc) else ""
+    return f"{before}{text} {after}".strip()
+
+
+def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
+    filler = _answer_phrase(ph, doc, answer, adoc)
+    cstart = _clause_start(doc, doc[ph.start])
+    prefix = doc[:cstart].text_with_ws if cstart > 0 else ""
+    if ph.start > cstart and not (ph.prep and ph.start == cstart):
+        # In situ: "temperature is proportional to what other property" -> replace in place.
+        if ph.kind == "adverb":
+            filler = _adverbial(ph.adverb, answer, adoc)
+        return _replace(doc, ph.start, ph.end, filler)
+    nxt = ph.end + 1
+    if nxt >= len(doc):
+        raise ConversionError("bare_wh_word")
+    aux = doc[nxt]
+    inverted = aux.lower_ in AUX_WORDS and _starts_np(doc, nxt + 1)
+    if ph.prep is not None or ph.kind in ("adverb", "how_adj"):
+        inverted = inverted or aux.lower_ in AUX_WORDS
+    if ph.kind == "nominal" and aux.lemma_.lower() == "happen" and _is_state(adoc):
+        return prefix + _what_happens(doc, nxt, answer)
+    if not inverted:
+        if ph.prep is not None:
+            raise ConversionError("unsupported_question_form", "fronted preposition without inversion")
+        # The wh-phrase is the subject: put the answer in its place, fix agreement of the verb after it.
+        plural = _answer_plural(adoc) if ph.kind in ("nominal", "det") else None
+        verb_text = aux.text
+        if plural is not None and (aux.lower_ in SING_PLUR or aux.lower_ in PLUR_SING):
+            verb_text = _agree(aux.text, plural)
+        elif plural is not None and aux.tag_ in ("VBZ", "VBP") and aux.lower_ not in AUX_WORDS:
+            verb_text = _inflect(aux, "VBZ" if not plural else "VBP")
+        rest = doc[nxt + 1 :].text if nxt + 1 < len(doc) else ""
+        body = f"{filler} {verb_text} {rest}".strip()
+        body = _fix_predicate_number(body, plural)
+        return f"{prefix}{body}"
+    return prefix + _invert(doc, ph, nxt, filler, answer, adoc)
+
+
+def _is_state(adoc: Any) -> bool:
+    toks = [t for t in adoc if not t.is_punct]
+    return bool(toks) and toks[0].tag_ in ("VBN", "JJ", "VBD") and all(t.pos_ != "NOUN" for t in toks[:1])
+
+
+def _what_happens(doc: Any, verb_i: int, answer: str) -> str:
+    """'What happens to old crust at boundaries?' + 'destroyed' -> 'Old crust is destroyed at boundaries.'"""
+    if verb_i + 1 >= len(doc) or doc[verb_i + 1].lower_ != "to":
+        raise ConversionError("unsupported_question_form", "what happens without 'to'")
+    s = verb_i + 2
+    e = _noun_run_end(doc, s) if doc[s].tag_ != "DT" else _noun_run_end(doc, s + 1)
+    if e < s:
+        raise ConversionError("unsupported_question_form", "what happens to: no noun phrase")
+    plural = doc[e].tag_ in ("NNS", "NNPS")
+    be = {"VBD": "were" if plural else "was"}.get(doc[verb_i].tag_, "are" if plural else "is")
+    tail = doc[e + 1 :].text if e + 1 < len(doc) else ""
+    return f"{doc[s : e + 1].text} {be} {answer} {tail}"
+
+
+def _starts_np(doc: Any, i: int) -> bool:
+    if i >= len(doc):
+        return False
+    t = doc[i]
+    if t.tag_ in ("DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "EX") or t.pos_ in ("PROPN", "PRON"):
+        return True
+    if t.tag_ in ("JJ", "JJR", "JJS", "RB", "VBG", "VBN"):
+        j = i
+        while j < len(doc) and doc[j].tag_ in ("JJ", "JJR", "JJS", "RB", "HYPH", "VBG", "VBN", "CC", ","):
+            j += 1
+        return j < len(doc) and doc[j].tag_ in ("NN", "NNS", "NNP", "NNPS")
+    return False
+
+
+MODALS = frozenset("can could will would shall should may might must".split())
+_TRAILING_OK = frozenset({"IN", "RP", "TO", "RB", "RBR"})
+
+
+def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None:
+    """Index in ``rest`` (the tokens after an inverted auxiliary) of the main verb, None if copular.
+
+    ``adverbial``: the question word is where/when/why/how or a fronted PP, so after "be" a participle
+    is the passive main verb ("How is energy transferred in ..."), not a reduced relative clause
+    ("What is the material found in lava").
+    """
+    a = aux.lower_
+    if a in ("do", "does", "did") or a in MODALS:
+        for k, t in enumerate(rest):
+            if t.tag_ == "VB" and k > 0 and rest[k - 1].lower_ != "to":
+                return k
+        return next((k for k, t in enumerate(rest) if k > 0 and t.tag_ in ("VB", "VBP")), None)
+    if a in ("has", "have", "had"):
+        return next((k for k, t in enumerate(rest) if t.tag_ == "VBN"), None)
+    # A form of "be": passive or progressive main verb, or none (copular).
+    for k, t in enumerate(rest):
+        if k > 0 and t.tag_ in ("VBN", "VBG", "VBD") and rest[k - 1].lower_ not in ("that", "which", "who"):
+            if t.dep_ == "ROOT" or (adverbial and t.tag_ != "VBG"):
+                return k
+    k = len(rest) - 1
+    while k > 0 and rest[k].tag_ in _TRAILING_OK:
+        k -= 1
+    if k > 0 and rest[k].tag_ in ("VBN", "VBG", "VBD"):
+        return k
+    return None
+
+
+def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: Any) -> str:
+    """WH AUX SUBJ REST -> SUBJ [AUX] REST with the answer in the wh-phrase's canonical position."""
+    aux = doc[aux_i]
+    rest_all = list(doc[aux_i + 1 :])
+    if not rest_all:
+        raise ConversionError("no_subject")
+    verb_i = _main_verb(rest_all, aux, adverbial=ph.prep is not None or ph.kind != "nominal")
+    is_do = aux.lower_ in ("do", "does", "did")
+    if is_do and verb_i is None:
+        raise ConversionError("no_main_verb")
+    n_subj = verb_i if verb_i is not None else len(rest_all)
+    if n_subj == 0:
+        raise ConversionError("no_subject")
+    subj = "".join(t.text_with_ws for t in rest_all[:n_subj]).strip()
+    first = rest_all[0]
+    if subj[:1].isupper() and first.tag_ not in ("NNP", "NNPS") and not _acronym(first.text):
+        subj = subj[0].lower() + subj[1:]
+    rest = rest_all[n_subj:]
+    words = [t.text_with_ws for t in rest]
+    if is_do:
+        tag = {"does": "VBZ", "did": "VBD", "do": "VBP"}[aux.lower_]
+        words[0] = _inflect(rest[0], tag) + rest[0].whitespace_
+        aux_text = ""
+    else:
+        aux_text = aux.lower_ if not _acronym(aux.text) else aux.text
+
+    if ph.prep is not None:
+        ins = f"{ph.prep.lower()} {filler}"
+    elif ph.kind == "adverb":
+        ins = _adverbial(ph.adverb, answer, adoc)
+    elif ph.kind == "how_adj":
+        adj = doc[ph.word.i + 1].text
+        ins = f"{answer} {adj}" if verb_i is None else answer
+    else:
+        ins = filler
+    slot = _answer_slot(ph, rest, verb_i is not None, aux)
+    if slot is None:
+        words.append(f" {ins} ")
+    else:
+        words.insert(slot, f" {ins} ")
+    return f"{subj} {aux_text} {''.join(words)}"
+
+
+def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int | None:
+    """Index in ``rest`` (main verb first) before which the answer goes; None = end of the clause."""
+    if ph.prep is not None or ph.kind == "adverb":
+        return None
+    if rest and rest[-1].pos_ == "ADP" and rest[-1].tag_ != "RP":
+        return None  # stranded preposition: "What are cells made of"
+    if not has_verb:
+        return 0  # copular: "What is X" -> "X is ANSWER"
+    verb = rest[0]
+    k = 1
+    while k < len(rest) and (rest[k].tag_ == "RP" or rest[k].dep_ == "compound:prt"):
+        k += 1
+    lemma = (verb.lemma_ or verb.text).lower()
+    object_follows = _starts_np_tokens(rest, k)
+    if lemma in NAMING_VERBS and object_follows:
+        return None  # "What do scientists call the process" -> "... call the process ANSWER"
+    if object_follows and ph.kind != "how_adj":
+        return None  # "What do plants use sunlight to make" -> "... to make ANSWER"
+    return k
+
+
+def _starts_np_tokens(toks: list[Any], k: int) -> bool:
+    if k >= len(toks):
+        return False
+    return _starts_np(toks[k].doc, toks[k].i) and toks[k].i <= toks[-1].i
+
+
+def _adverbial(wh: str, answer: str, adoc: Any) -> str:
+    first = adoc[0] if len(adoc) else None
+    if first is None:
+        return answer
+    starts_prep = first.pos_ in ("ADP", "SCONJ") or first.lower_ in ("because", "due", "to", "by", "when", "while")
+    has_verb = any(t.pos_ in ("VERB", "AUX") for t in adoc)
+    if starts_prep:
+        return answer
+    if wh == "where":
+        return f"in {answer}"
+    if wh == "when":
+        if _is_bare_number(adoc):
+            return f"in {answer}"
+        return f"when {answer}" if has_verb else f"during {answer}"
+    if wh == "why":
+        return f"because {answer}" if has_verb else f"because of {answer}"
+    if wh == "how":
+        if first.tag_ == "VBG" or not has_verb and first.pos_ in ("NOUN", "PROPN", "DET", "ADJ") and not (
+            first.pos_ == "ADJ" and len(adoc) == 1
+        ):
+            return f"by {answer}"
+        return answer
+    return answer
+
+
+def _acronym(word: str) -> bool:
+    return sum(c.isupper() for c in word) >= 2
+
+
+def _fix_predicate_number(body: str, plural: bool | None) -> str:
+    """'X is causes of Y' -> 'X is a cause of Y' when the answer is singular and the predicate plural."""
+    if plural is not False:
+        return body
+    from lemminflect import getLemma
+
+    def fix(m: re.Match[str]) -> str:
+        noun = m.group(2)
+        lem = getLemma(noun, upos="NOUN")
+        single = lem[0] if lem else noun
+        art = "an" if single[:1].lower() in "aeiou" else "a"
+        return f"{m.group(1)} {art} {single}"
+
+    return re.sub(r"\b(is|was)\s+([a-z]+s)\b(?=\s+(?:of|for|in|that)\b)", fix, body, count=1)
+
+
+def _imperative(doc: Any, answer: str, adoc: Any) -> str:
+    rest = doc[1:].text
+    rest = re.sub(r"^(the|a|an)\b", lambda m: m.group(1), rest)
+    nouns = [t for t in doc[1:] if t.pos_ in ("NOUN", "PROPN")]
+    plural = bool(nouns) and nouns[0].tag_ in ("NNS", "NNPS")
+    return f"{rest} {'are' if plural else 'is'} {answer}"
+
+
+def _yes_no(doc: Any, answer: str) -> str:
+    aux = doc[0]
+    after = list(doc[1:])
+    verb_i = _main_verb(after, aux)
+    n_subj = verb_i if verb_i is not None else len(after)
+    if n_subj == 0:
+        raise ConversionError("no_subject")
+    subj = "".join(t.text_with_ws for t in after[:n_subj]).strip()
+    rest_toks = after[n_subj:]
+    verb_i = 0 if rest_toks and verb_i is not None else None
+    is_do = aux.lower_ in ("do", "does", "did")
+    low = answer.lower()
+    polar = low in ("yes", "true", "no", "false")
+    negate = low in ("no", "false")
+    words = [t.text_with_ws for t in rest_toks]
+    if is_do and verb_i is not None and not negate:
+        tag = {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP")
+        words[verb_i] = _inflect(rest_toks[verb_i], tag) + rest_toks[verb_i].whitespace_
+        aux_text = ""
+    else:
+        aux_text = aux.lower_ + (" not" if negate else "")
+    rest = "".join(words).strip()
+    if not polar:
+        rest = _choose_alternative(rest, answer)
+    return f"{subj} {aux_text} {rest}".replace("  ", " ").strip()
+
+
+def _choose_alternative(rest: str, answer: str) -> str:
+    """'... in plant or animal cells' + 'plant cells' -> '... in plant cells'."""
+    m = re.search(r"(\b[\w-]+(?:\s+[\w-]+){0,3})\s+or\s+([\w-]+(?:\s+[\w-]+){0,3})\s*$", rest)
+    if not m:
+        raise ConversionError("yes_no_without_polar_answer")
+    a_words = set(answer.lower().split())
+    left, right = m.group(1).split(), m.group(2).split()
+    # Drop leading function words of the left alternative (they stay in the sentence).
+    while left and left[0].lower() in ("in", "on", "at", "by", "a", "an", "the", "to", "from", "with", "of"):
+        left.pop(0)
+    if not (a_words & {w.lower() for w in left + right}):
+        raise ConversionError("yes_no_without_polar_answer")
+    span = " ".join(left) + " or " + " ".join(right)
+    idx = rest.rfind(span)
+    return rest[:idx] + answer if idx >= 0 else rest
+
+
+def _declarative_stem(doc: Any, answer: str) -> str:
+    """A statement ending in '?' or ':': fill a trailing 'this'/'these', or append the answer."""
+    toks = [t for t in doc if not t.is_punct or t.text in (",",)]
+    if not toks:
+        raise ConversionError("empty_question")
+    for t in reversed(list(doc)):
+        if t.lower_ in ("this", "these", "that") and t.dep_ != "det" and t.i >= len(doc) - 3:
+            return _replace(doc, t.i, t.i, answer)
+    last = toks[-1]
+    if last.pos_ in ("VERB", "AUX", "ADP", "DET", "SCONJ", "CCONJ") or last.tag_ in ("VBN", "IN", "TO"):
+        return f"{doc.text} {answer}"
+    raise ConversionError("no_question_form")
+
+
+def finish(text: str) -> str:
+    """Spacing, capitalisation and final punctuation."""
+    t = " ".join(text.split())
+    t = re.sub(r"\s+([,.;:!?%)])", r"\1", t)
+    t = re.sub(r"([(])\s+", r"\1", t)
+    t = re.sub(r"\s+'s\b", "'s", t)
+    t = t.rstrip(" ,;:-")
+    if t and t[0].islower() and not _acronym(t.split()[0]):
+        t = t[0].upper() + t[1:]
+    t = re.sub(r"([.!?] )([a-z])(?=[a-z]* )", lambda m: m.group(1) + m.group(2).upper(), t)
+    if t and t[-1] not in ".!":
+        t += "."
+    return t

@@ -1,0 +1,63 @@
+"""Fast text normalisation for matching: lower-cased, lemmatised word tokens, without running a parser.
+
+Used where whole paragraphs must be compared cheaply (does this explanation mention the answer?).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Sequence
+
+_WORD = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+
+# Words that carry no content on their own: an answer made only of these cannot be "contained".
+STOPWORDS = frozenset(
+    """a an the of to in on at by for with from and or but as is are was were be been being it its this that
+    these those which who whom whose what when where why how not no than then there their they them he she his
+    her we our you your i me my do does did has have had can could will would shall should may might must
+    into onto over under up down out about""".split()
+)
+
+
+@functools.lru_cache(maxsize=200_000)
+def lemma(word: str) -> str:
+    """Lemma of a lower-cased word: noun reading first, then verb, then adjective; else the word."""
+    from lemminflect import getAllLemmas
+
+    if len(word) <= 3 or word.isdigit():
+        return word
+    lemmas = getAllLemmas(word)
+    for upos in ("NOUN", "VERB", "ADJ"):
+        if upos in lemmas:
+            return lemmas[upos][0].lower()
+    return word
+
+
+def fold(text: str) -> str:
+    """Unicode-fold and lower-case (é → e, ﬁ → fi, Greek kept)."""
+    text = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in text if not unicodedata.combining(c)).lower()
+
+
+def lemma_tokens(text: str) -> tuple[str, ...]:
+    return tuple(lemma(w) for w in _WORD.findall(fold(text)))
+
+
+def contains_phrase(haystack: Sequence[str], needle: Sequence[str]) -> bool:
+    """Whether the lemma sequence ``needle`` occurs contiguously in ``haystack``.
+
+    Stopwords are ignored on both sides, so "the nucleus" matches "nuclei" and "a nucleus of".
+    An answer made only of stopwords never matches (it carries no key entity).
+    """
+    key = [t for t in needle if t not in STOPWORDS]
+    if not key:
+        return False
+    hay = [t for t in haystack if t not in STOPWORDS]
+    n = len(key)
+    first = key[0]
+    for i, tok in enumerate(hay):
+        if tok == first and hay[i : i + n] == key:
+            return True
+    return False

@@ -1,0 +1,59 @@
+"""Progress reporting that pipelines call without knowing who listens (a rich bar in the CLI, nothing in tests)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+Tick = Callable[[int, int], None]
+
+
+class Progress(Protocol):
+    def stage(self, name: str) -> Iterator[Tick]:
+        """A context manager for one named step; the tick reports (done, total)."""
+        ...
+
+
+class SilentProgress:
+    @contextmanager
+    def stage(self, name: str) -> Iterator[Tick]:
+        yield lambda done, total: None
+
+
+class RichProgress:
+    """One rich progress bar per stage, with elapsed time."""
+
+    def __init__(self) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress as _Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self._progress = _Progress(
+            TextColumn("{task.description:<24}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
+        )
+
+    def __enter__(self) -> RichProgress:
+        self._progress.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.__exit__(*exc)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[Tick]:
+        task = self._progress.add_task(name, total=None)
+
+        def tick(done: int, total: int) -> None:
+            self._progress.update(task, completed=done, total=total)
+
+        try:
+            yield tick
+        finally:
+            t = self._progress.tasks[task]
+            if t.total is None:
+                self._progress.update(task, total=1, completed=1)

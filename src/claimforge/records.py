@@ -1,0 +1,93 @@
+"""Typed, immutable records that flow through claimforge.
+
+Every record carries enough provenance to trace an example back to the input line it came from.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Label(str, Enum):
+    SUPPORTED = "SUPPORTED"
+    REFUTED = "REFUTED"
+    NOT_ENOUGH_INFO = "NOT_ENOUGH_INFO"
+
+
+class Record(BaseModel):
+    """Base for all records: frozen, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SourceRef(Record):
+    """Where an input item came from: dataset name, file, 1-based line (or record index), item id."""
+
+    dataset: str
+    path: str
+    line: int | None = None
+    item_id: str
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.line is not None else self.path
+
+
+class MCQItem(Record):
+    """A multiple-choice question. ``answer_index`` is None when the source has no gold answer."""
+
+    id: str
+    question: str
+    options: tuple[str, ...]
+    answer_index: int | None
+    explanation: str | None = None
+    ref: SourceRef
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def answer(self) -> str | None:
+        if self.answer_index is None or not 0 <= self.answer_index < len(self.options):
+            return None
+        return self.options[self.answer_index]
+
+    @property
+    def distractors(self) -> tuple[str, ...]:
+        return tuple(o for i, o in enumerate(self.options) if i != self.answer_index)
+
+
+class Reject(Record):
+    """An input item (``scope="item"``) or one would-be example of an item (``scope="example"``)
+    that did not make it into the output, and why."""
+
+    item_id: str
+    scope: Literal["item", "example"] = "item"
+    stage: str
+    reason: str
+    detail: str = ""
+    ref: SourceRef | None = None
+
+
+class Provenance(Record):
+    """How an example was made: method, source item, component ids/versions and parameters."""
+
+    method: str
+    method_version: str
+    source: SourceRef
+    components: dict[str, str] = Field(default_factory=dict)
+    params: dict[str, Any] = Field(default_factory=dict)
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class Example(Record):
+    """One labelled fact-checking example: a claim, its evidence and the label."""
+
+    id: str
+    claim: str
+    evidence: str
+    evidence_id: str
+    label: Label
+    source_item_id: str
+    method: str
+    provenance: Provenance

@@ -1,0 +1,106 @@
+"""The one registry of components: each kind (reader, qa2d, embedder, ...) maps names to a factory
+and the pydantic model that configures it. Recipes name components; ``build`` turns a spec into an object.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+T = TypeVar("T")
+
+# Modules whose import registers the built-in components of each kind (imported on first lookup
+# of that kind, so asking for a reader never imports torch).
+_BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
+    "reader": ("claimforge.io.mcq",),
+    "nlp": ("claimforge.nlp.pipeline",),
+    "embedder": ("claimforge.backends.embeddings",),
+    "seq2seq": ("claimforge.backends.seq2seq",),
+    "llm": ("claimforge.backends.llm",),
+    "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
+    "pipeline": ("claimforge.generate.multi2claim",),
+}
+
+
+class ComponentConfig(BaseModel):
+    """Base class for component configs: unknown keys are an error, so typos in recipes surface."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, protected_namespaces=())
+
+
+class RegistryError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str
+    name: str
+    factory: Callable[[Any], Any]
+    config_cls: type[ComponentConfig]
+    help: str
+
+
+class Registry:
+    def __init__(self) -> None:
+        self._entries: dict[str, dict[str, Entry]] = {}
+        self._loaded: set[str] = set()
+
+    def register(
+        self, kind: str, name: str, config_cls: type[ComponentConfig]
+    ) -> Callable[[Callable[[Any], T]], Callable[[Any], T]]:
+        def deco(factory: Callable[[Any], T]) -> Callable[[Any], T]:
+            by_name = self._entries.setdefault(kind, {})
+            if name in by_name and by_name[name].factory is not factory:
+                raise RegistryError(f"{kind} {name!r} is registered twice")
+            doc = (factory.__doc__ or "").strip().splitlines()
+            by_name[name] = Entry(kind, name, factory, config_cls, doc[0] if doc else "")
+            return factory
+
+        return deco
+
+    def _load_builtins(self, kind: str) -> None:
+        if kind not in self._loaded:
+            self._loaded.add(kind)
+            for mod in _BUILTIN_MODULES.get(kind, ()):
+                importlib.import_module(mod)
+
+    def names(self, kind: str) -> list[str]:
+        self._load_builtins(kind)
+        return sorted(self._entries.get(kind, {}))
+
+    def kinds(self) -> list[str]:
+        return sorted(set(_BUILTIN_MODULES) | set(self._entries))
+
+    def entry(self, kind: str, name: str) -> Entry:
+        self._load_builtins(kind)
+        try:
+            return self._entries[kind][name]
+        except KeyError:
+            known = ", ".join(self.names(kind)) or "none"
+            raise RegistryError(f"unknown {kind} {name!r} (known: {known})") from None
+
+    def config(self, kind: str, spec: Mapping[str, Any] | str) -> tuple[Entry, ComponentConfig]:
+        """Validate a spec ``{"name": ..., **params}`` (or a bare name) against the component's config."""
+        if isinstance(spec, str):
+            spec = {"name": spec}
+        params = dict(spec)
+        name = params.pop("name", None)
+        if not name:
+            raise RegistryError(f"{kind} spec needs a 'name': {dict(spec)}")
+        entry = self.entry(kind, name)
+        try:
+            return entry, entry.config_cls(**params)
+        except ValidationError as e:
+            raise RegistryError(f"bad config for {kind} {name!r}: {e}") from None
+
+    def build(self, kind: str, spec: Mapping[str, Any] | str) -> Any:
+        entry, cfg = self.config(kind, spec)
+        return entry.factory(cfg)
+
+
+registry = Registry()
