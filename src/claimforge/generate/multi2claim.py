@@ -17,7 +17,7 @@ import numpy as np
 
 from claimforge import __version__
 from claimforge.generate.base import QA2DRequest, QA2DResult
-from claimforge.nlp.normalize import STOPWORDS, lemma_tokens
+from claimforge.nlp.normalize import contains_content, content_lemmas
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import Example, Label, MCQItem, Provenance, Reject
 from claimforge.registry import ComponentConfig, registry
@@ -85,8 +85,12 @@ class Multi2Claim:
         seen_evidence: dict[str, str] = {}
         evidence_count: Counter[str] = Counter()
         candidates: list[MCQItem] = []
+        ids: set[str] = set()
         for item in items:
             reason, detail = self._item_problem(item)
+            if item.id in ids:
+                reason, detail = "duplicate_item_id", "an earlier item has the same id"
+            ids.add(item.id)
             if reason:
                 rejects.append(Reject(item_id=item.id, stage="filter", reason=reason, detail=detail, ref=item.ref))
                 continue
@@ -229,7 +233,7 @@ class Multi2Claim:
                         for it, _ in supported]
         texts = [f"{it.answer} {it.explanation}" for it, _ in supported]
         vecs = self.embedder.embed(texts, progress=tick)
-        hay = [_content(lemma_tokens(it.explanation or "")) for it, _ in supported]
+        hay = [content_lemmas(it.explanation or "") for it, _ in supported]
         k = min(self.config.nei_top_k, len(supported) - 1)
         examples: list[Example] = []
         rejects: list[Reject] = []
@@ -244,18 +248,20 @@ class Multi2Claim:
                 item, claim = supported[i]
                 cand = top[r] if top is not None else np.arange(sims.shape[1])
                 cand = cand[np.argsort(-sims[r, cand], kind="stable")]
-                needle = _content(lemma_tokens(item.answer or ""))
+                needle = content_lemmas(item.answer or "")
                 chosen = None
+                if not needle:  # "all of the above": no key entity to look for, so no safe NEI pairing
+                    cand = cand[:0]
                 for rank, j in enumerate(cand[:k]):
                     if j == i or not np.isfinite(sims[r, j]):
                         continue
-                    if not _contains(hay[j], needle):
+                    if not contains_content(hay[j], needle):
                         chosen = (int(j), rank, float(sims[r, j]))
                         break
                 if chosen is None:
-                    rejects.append(Reject(item_id=item.id, scope="example", stage="nei",
-                                          reason="no_evidence_without_answer_in_top_k", detail=f"k={k}",
-                                          ref=item.ref))
+                    why = "no_evidence_without_answer_in_top_k" if needle else "answer_has_no_content_word"
+                    rejects.append(Reject(item_id=item.id, scope="example", stage="nei", reason=why,
+                                          detail=f"k={k}", ref=item.ref))
                     continue
                 j, rank, cos = chosen
                 other = supported[j][0]
@@ -332,20 +338,6 @@ def _distractors(item: MCQItem) -> list[str]:
 
 def _evidence_key(text: str) -> str:
     return " ".join(text.lower().split())
-
-
-def _content(tokens: Sequence[str]) -> tuple[str, ...]:
-    return tuple(t for t in tokens if t not in STOPWORDS)
-
-
-def _contains(hay: Sequence[str], needle: Sequence[str]) -> bool:
-    """Whether the content lemmas of the answer occur contiguously in the explanation's content lemmas.
-    An answer with no content word (e.g. "all of the above") counts as contained: it cannot be checked."""
-    if not needle:
-        return True
-    n = len(needle)
-    first = needle[0]
-    return any(tok == first and tuple(hay[i : i + n]) == tuple(needle) for i, tok in enumerate(hay))
 
 
 def _balance(examples: list[Example], labels: Sequence[Label], seed: int) -> tuple[list[Example], list[Reject]]:

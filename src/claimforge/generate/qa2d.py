@@ -474,7 +474,8 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     words = [t.text_with_ws for t in rest]
     if is_do:
         tag = {"does": "VBZ", "did": "VBD", "do": "VBP"}[aux.lower_]
-        words[0] = _inflect(rest[0], tag) + rest[0].whitespace_
+        for k in _coordinated_verbs(rest):
+            words[k] = _inflect(rest[k], tag) + rest[k].whitespace_
         aux_text = ""
     else:
         aux_text = aux.lower_ if not _acronym(aux.text) else aux.text
@@ -494,6 +495,16 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     else:
         words.insert(slot, f" {ins} ")
     return f"{subj} {aux_text} {''.join(words)}"
+
+
+def _coordinated_verbs(rest: list[Any]) -> list[int]:
+    """The main verb (index 0) and base-form verbs coordinated with it ("pick up X and carry it")."""
+    out = [0]
+    for k in range(1, len(rest)):
+        t = rest[k]
+        if t.tag_ in ("VB", "VBP") and any(rest[j].lower_ in ("and", "or") for j in range(max(1, k - 2), k)):
+            out.append(k)
+    return out
 
 
 def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int | None:

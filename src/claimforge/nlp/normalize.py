@@ -45,19 +45,25 @@ def lemma_tokens(text: str) -> tuple[str, ...]:
     return tuple(lemma(w) for w in _WORD.findall(fold(text)))
 
 
-def contains_phrase(haystack: Sequence[str], needle: Sequence[str]) -> bool:
-    """Whether the lemma sequence ``needle`` occurs contiguously in ``haystack``.
+def content_lemmas(text: str) -> tuple[str, ...]:
+    """Lemma tokens without stopwords: what is compared when asking whether a text mentions a phrase."""
+    return tuple(t for t in lemma_tokens(text) if t not in STOPWORDS)
 
-    Stopwords are ignored on both sides, so "the nucleus" matches "nuclei" and "a nucleus of".
-    An answer made only of stopwords never matches (it carries no key entity).
-    """
-    key = [t for t in needle if t not in STOPWORDS]
-    if not key:
+
+def contains_content(hay: Sequence[str], needle: Sequence[str]) -> bool:
+    """Whether ``needle`` occurs contiguously in ``hay`` (both already stopword-free lemma sequences).
+    An empty needle (an answer made only of stopwords) never matches: it carries no key entity."""
+    if not needle:
         return False
-    hay = [t for t in haystack if t not in STOPWORDS]
-    n = len(key)
-    first = key[0]
-    for i, tok in enumerate(hay):
-        if tok == first and hay[i : i + n] == key:
-            return True
-    return False
+    n = len(needle)
+    first = needle[0]
+    return any(tok == first and tuple(hay[i : i + n]) == tuple(needle) for i, tok in enumerate(hay))
+
+
+def contains_phrase(haystack: Sequence[str], needle: Sequence[str]) -> bool:
+    """Whether the lemma sequence ``needle`` occurs contiguously in ``haystack``, ignoring stopwords on
+    both sides, so "the nucleus" matches "nuclei" and "a nucleus of"."""
+    def strip(seq: Sequence[str]) -> tuple[str, ...]:
+        return tuple(t for t in seq if t not in STOPWORDS)
+
+    return contains_content(strip(haystack), strip(needle))

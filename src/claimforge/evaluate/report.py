@@ -1,0 +1,136 @@
+"""Dataset statistics and the build report: label counts, the Multi2Claim Table 5 figures (mean claim and
+document length), reject reasons, random examples per label, and a PNG of the length distributions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from statistics import mean, median
+from typing import Any
+
+from claimforge.io.dataset import atomic_open
+from claimforge.records import Example, Label, Reject
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def dataset_stats(examples: list[Example], rejects: list[Reject], n_input: int) -> dict[str, Any]:
+    labels = Counter(e.label.value for e in examples)
+    claim_len = [_words(e.claim) for e in examples]
+    docs = {e.evidence_id: e.evidence for e in examples}
+    doc_len = [_words(d) for d in docs.values()]
+    item_rejects = [r for r in rejects if r.scope == "item"]
+    used = len({e.source_item_id for e in examples})
+    per_label = {
+        lab.value: {
+            "count": labels.get(lab.value, 0),
+            "mean_claim_words": _mean([_words(e.claim) for e in examples if e.label == lab]),
+            "mean_evidence_words": _mean([_words(e.evidence) for e in examples if e.label == lab]),
+        }
+        for lab in Label
+    }
+    return {
+        "examples": len(examples),
+        "labels": dict(labels),
+        "per_label": per_label,
+        "mean_claim_words": _mean(claim_len),
+        "median_claim_words": median(claim_len) if claim_len else 0,
+        "mean_document_words": _mean(doc_len),
+        "median_document_words": median(doc_len) if doc_len else 0,
+        "documents": len(docs),
+        "items_in": n_input,
+        "items_used": used,
+        "items_rejected": len(item_rejects),
+        "reject_reasons": dict(Counter(f"{r.stage}:{r.reason}" for r in item_rejects).most_common()),
+        "example_losses": dict(Counter(f"{r.stage}:{r.reason}" for r in rejects if r.scope == "example")
+                               .most_common()),
+    }
+
+
+def _mean(xs: list[int]) -> float:
+    return round(mean(xs), 2) if xs else 0.0
+
+
+def plot_lengths(path: Path, examples: list[Example]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    for lab in Label:
+        xs = [_words(e.claim) for e in examples if e.label == lab]
+        if xs:
+            axes[0].hist(xs, bins=range(0, max(xs) + 2), alpha=0.5, label=f"{lab.value} (n={len(xs)})")
+    axes[0].set_title("Claim length")
+    axes[0].set_xlabel("words")
+    axes[0].set_ylabel("examples")
+    axes[0].legend(fontsize=7)
+    docs = {e.evidence_id: e.evidence for e in examples}
+    lens = [_words(d) for d in docs.values()]
+    if lens:
+        axes[1].hist(lens, bins=40, color="tab:gray")
+    axes[1].set_title(f"Evidence document length ({len(docs)} documents)")
+    axes[1].set_xlabel("words")
+    fig.tight_layout()
+    with atomic_open(path, "wb") as f:
+        fig.savefig(f, format="png", dpi=110)
+    plt.close(fig)
+
+
+def render_report(title: str, stats: dict[str, Any], examples: list[Example], manifest: dict[str, Any],
+                  per_label: int = 10, seed: int = 0) -> str:
+    lines = [f"# {title}", ""]
+    lines += [
+        f"- items in: **{stats['items_in']}** = used **{stats['items_used']}** + rejected "
+        f"**{stats['items_rejected']}**",
+        f"- examples: **{stats['examples']}** ({', '.join(f'{k} {v}' for k, v in sorted(stats['labels'].items()))})",
+        f"- built with: `{manifest.get('command', '')}`",
+        f"- components: {', '.join(f'{k}=`{v}`' for k, v in manifest.get('components', {}).items())}",
+        "",
+        "## Statistics (as in Multi2Claim Table 5)",
+        "",
+        "| label | count | mean claim words | mean evidence words |",
+        "|---|---:|---:|---:|",
+    ]
+    for lab, s in stats["per_label"].items():
+        lines.append(f"| {lab} | {s['count']} | {s['mean_claim_words']} | {s['mean_evidence_words']} |")
+    lines += [
+        f"| **all** | {stats['examples']} | {stats['mean_claim_words']} | "
+        f"{stats['mean_document_words']} (per distinct document, n={stats['documents']}) |",
+        "",
+        "![length distributions](lengths.png)",
+        "",
+        "## Rejected items",
+        "",
+        "| stage:reason | items |",
+        "|---|---:|",
+    ]
+    lines += [f"| {k} | {v} |" for k, v in stats["reject_reasons"].items()] or ["| (none) | 0 |"]
+    if stats["example_losses"]:
+        lines += ["", "Examples dropped from otherwise used items:", "", "| stage:reason | examples |", "|---|---:|"]
+        lines += [f"| {k} | {v} |" for k, v in stats["example_losses"].items()]
+    rng = random.Random(seed)
+    for lab in Label:
+        pool = [e for e in examples if e.label == lab]
+        if not pool:
+            continue
+        lines += ["", f"## {per_label} random {lab.value} examples", ""]
+        for e in rng.sample(pool, min(per_label, len(pool))):
+            ev = e.evidence if len(e.evidence) < 400 else e.evidence[:400] + " …"
+            q = e.provenance.details.get("question", "")
+            lines += [f"- **{e.claim}**  ", f"  question: _{q}_ — `{e.id}`  ", f"  evidence: {ev}"]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(out: Path, title: str, examples: list[Example], rejects: list[Reject], n_input: int,
+                 manifest: dict[str, Any]) -> dict[str, Any]:
+    stats = dataset_stats(examples, rejects, n_input)
+    plot_lengths(out / "lengths.png", examples)
+    with atomic_open(out / "report.md") as f:
+        f.write(render_report(title, stats, examples, manifest))
+    return stats

@@ -1,0 +1,965 @@
+"""Readers of multiple-choice questions: SciQ, MedMCQA, Medbullets, generic tables and Hugging Face files.
+
+Every reader is a registered component of kind ``"reader"`` (``registry.build("reader", {"name": "sciq",
+"path": ...})``, or :func:`reader_from_spec` for the CLI form ``NAME:PATH``). A reader has a ``dataset``
+name and ``read(skip_bad=False)``, which yields exactly one :class:`MCQItem` or one :class:`Reject` per
+record in the file, in file order; nothing is dropped silently.
+
+Provenance
+    ``SourceRef.line`` is the 1-based line where the record starts: the physical line for JSONL and
+    CSV/TSV (CSV fields may span lines), the line of the object's opening ``{`` for a JSON array. For
+    pandas-column JSON (``{column: {row_index: value}}``, as written by ``DataFrame.to_json()``) it is the
+    row's index label (an int, usually 0-based), and for the ``hf`` reader it is None (the dataset row is
+    the ``n`` of the item id). Blank lines are not records. Item ids are ``{dataset}:{file stem}:{n}``
+    with ``n`` the 0-based record index (for Medbullets: the row index), or ``{dataset}:{source id}`` when
+    the source has an id column (a repeated source id is a malformed record).
+
+Errors
+    A malformed record (invalid JSON, a value of the wrong type, a CSV row with the wrong number of fields,
+    an answer index out of range, an unknown answer letter, ...) raises :class:`InputError`, whose message
+    names the file, the line (or row) and what was wrong; with ``skip_bad=True`` it becomes a
+    ``Reject(stage="read", reason="malformed_record")`` instead. Problems with the file as a whole (missing
+    file, broken JSON array syntax, a mapped column absent from the CSV header) always raise.
+    Well-formed records with missing or empty fields are *not* read errors: the item keeps what is there
+    (empty question, ``""`` for a missing option, ``answer_index=None``, ``explanation=None``) and the
+    pipeline later rejects it with a reason. An answer of ``-1`` means "no gold answer" (MedMCQA's
+    convention) and also gives ``answer_index=None``.
+
+Text
+    Questions and options are stripped and every run of whitespace becomes one space; explanations keep
+    line/paragraph breaks as a single ``"\\n"`` and collapse spaces/tabs within lines.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from claimforge.records import MCQItem, Reject, SourceRef
+from claimforge.registry import ComponentConfig, RegistryError, registry
+
+__all__ = [
+    "ColumnMapping",
+    "HFReader",
+    "InputError",
+    "MCQReader",
+    "MedbulletsReader",
+    "MedMCQAReader",
+    "SciQReader",
+    "TableReader",
+    "map_record",
+    "normalize_explanation",
+    "normalize_text",
+    "reader_from_spec",
+    "resolve_answer",
+]
+
+JSON_EXTENSIONS = (".json", ".jsonl", ".ndjson")
+CSV_EXTENSIONS = (".csv", ".tsv", ".tab")
+HF_BUILDERS = {
+    ".json": "json",
+    ".jsonl": "json",
+    ".ndjson": "json",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".tab": "csv",
+    ".parquet": "parquet",
+    ".arrow": "arrow",
+}
+KNOWN_EXTENSIONS = tuple(sorted(set(JSON_EXTENSIONS) | set(CSV_EXTENSIONS) | set(HF_BUILDERS)))
+
+
+class InputError(ValueError):
+    """A malformed input record (or file): the message names the file, the line or row, and the problem."""
+
+    def __init__(self, path: str | Path, where: str | None, detail: str) -> None:
+        self.path = str(path)
+        self.where = where
+        self.detail = detail
+        super().__init__(f"{self.path}, {where}: {detail}" if where else f"{self.path}: {detail}")
+
+
+class MCQReader(Protocol):
+    dataset: str
+
+    def read(self, skip_bad: bool = False) -> Iterator[MCQItem | Reject]: ...
+
+
+# --------------------------------------------------------------------------------------------------
+# Text normalisation
+
+
+_WS = re.compile(r"\s+")
+_HSPACE = re.compile(r"[^\S\n]+")
+_LINEBREAKS = re.compile(r"[ ]*\n[\s]*")
+
+
+def normalize_text(text: str) -> str:
+    """Strip and collapse every run of whitespace (newlines included) to one space."""
+    return _WS.sub(" ", text).strip()
+
+
+def normalize_explanation(text: str) -> str:
+    """Strip, collapse spaces/tabs within lines, and turn each run of line breaks into one ``\\n``."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _HSPACE.sub(" ", text)
+    return _LINEBREAKS.sub("\n", text).strip()
+
+
+class _Malformed(Exception):
+    """Raised inside a record conversion; becomes an InputError or a Reject."""
+
+
+def _is_missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _to_text(value: Any, what: str) -> str:
+    """A field's raw value as text: None/NaN -> "", numbers -> str, anything else but str -> malformed."""
+    if _is_missing(value):
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        raise _Malformed(f"{what}: expected text, got a boolean ({value})")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    raise _Malformed(f"{what}: expected text, got {type(value).__name__}")
+
+
+def _text(value: Any, what: str) -> str:
+    return normalize_text(_to_text(value, what))
+
+
+def _explanation(value: Any, what: str) -> str | None:
+    return normalize_explanation(_to_text(value, what)) or None
+
+
+# --------------------------------------------------------------------------------------------------
+# Answers
+
+
+_LETTER = re.compile(r"^\(?([A-Za-z])[.):]?$")
+_INT = re.compile(r"^[+-]?\d+$")
+AnswerFormat = Literal["auto", "index0", "index1", "letter", "text"]
+
+
+def _as_int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):  # numpy scalars
+        return _as_int(value.item())
+    return None
+
+
+def _index(i: int, base: int, options: Sequence[str], raw: Any) -> int | None:
+    if i == -1:  # MedMCQA's "no gold answer"
+        return None
+    idx = i - base
+    if not 0 <= idx < len(options):
+        raise _Malformed(f"answer index {raw!r} out of range for {len(options)} options (index base {base})")
+    return idx
+
+
+def _letter(letter: str, options: Sequence[str], raw: Any) -> int:
+    idx = ord(letter.upper()) - ord("A")
+    if idx >= len(options):
+        raise _Malformed(f"answer letter {raw!r} out of range for {len(options)} options")
+    return idx
+
+
+def _match_text(text: str, options: Sequence[str], raw: Any) -> int:
+    for i, opt in enumerate(options):
+        if opt == text:
+            return i
+    folded = text.casefold()
+    for i, opt in enumerate(options):
+        if opt.casefold() == folded:
+            return i
+    raise _Malformed(f"answer text {raw!r} matches none of the options")
+
+
+def resolve_answer(
+    value: Any,
+    options: Sequence[str],
+    fmt: AnswerFormat = "auto",
+    index_base: int = 0,
+    typed: bool = True,
+) -> int | None:
+    """The 0-based index of the gold option given a raw answer value, or None when there is none.
+
+    ``fmt``: ``index0``/``index1`` (an int, or an int-like string), ``letter`` (``A``, ``b``, ``(C)``,
+    ``D.``), ``text`` (matched against the normalised options, exactly, then case-insensitively) or
+    ``auto``: a single letter A-Z is a letter (or, if beyond the options, an option's text), an int an
+    index (``index_base``), anything else text.
+    For untyped sources (``typed=False``: CSV/TSV, where every cell is a string) an int-like string counts
+    as an int in ``auto``; in typed sources (JSON, parquet) only real numbers do. Missing, NaN, empty and
+    ``-1`` answers give None. Raises ``_Malformed`` for a wrong type, an out-of-range index or letter, or
+    text matching no option.
+    """
+    if _is_missing(value) or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise _Malformed(f"answer must be an index, letter or text, got a boolean ({value})")
+    as_str = normalize_text(value) if isinstance(value, str) else None
+    if fmt in ("index0", "index1"):
+        i = _as_int(value)
+        if i is None and as_str is not None and _INT.match(as_str):
+            i = int(as_str)
+        if i is None:
+            raise _Malformed(f"answer {value!r} is not an integer index")
+        return _index(i, 0 if fmt == "index0" else 1, options, value)
+    if fmt == "letter":
+        m = _LETTER.match(as_str) if as_str is not None else None
+        if not m:
+            raise _Malformed(f"unknown answer letter {value!r}")
+        return _letter(m.group(1), options, value)
+    if fmt == "text":
+        return _match_text(_text(value, "answer"), options, value)
+    if fmt != "auto":  # pragma: no cover - guarded by the config's Literal
+        raise ValueError(f"unknown answer_format {fmt!r}")
+    i = _as_int(value)
+    if i is not None:
+        return _index(i, index_base, options, value)
+    if as_str is None:
+        raise _Malformed(f"answer must be an index, letter or text, got {type(value).__name__}")
+    if len(as_str) == 1 and "A" <= as_str.upper() <= "Z":
+        try:
+            return _letter(as_str, options, value)
+        except _Malformed as e:  # e.g. options "x", "y", "z" and the answer "z"
+            try:
+                return _match_text(as_str, options, value)
+            except _Malformed:
+                raise _Malformed(f"{e} and matches none of the options") from None
+    if not typed and _INT.match(as_str):
+        return _index(int(as_str), index_base, options, value)
+    return _match_text(as_str, options, value)
+
+
+# --------------------------------------------------------------------------------------------------
+# Raw records: where each one starts, and its fields (or why it could not be parsed)
+
+
+@dataclass
+class _Raw:
+    n: int  # 0-based record index in the file
+    line: int | None  # SourceRef.line
+    where: str  # "line 12" / "row 5", for messages
+    data: dict[str, Any] | None = None
+    error: str | None = None
+    row_label: Any = None  # pandas-column JSON row index / HF row
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(path, None, f"not UTF-8 text ({e})") from None
+
+
+def _check_file(path: Path) -> None:
+    if not path.exists():
+        raise InputError(path, None, "no such file")
+    if path.is_dir():
+        raise InputError(path, None, "is a directory, expected a file")
+
+
+def _object_or_error(obj: Any) -> tuple[dict[str, Any] | None, str | None]:
+    if isinstance(obj, dict):
+        return obj, None
+    return None, f"expected a JSON object, got {type(obj).__name__}"
+
+
+def _iter_jsonl(path: Path) -> Iterator[_Raw]:
+    n = 0
+    with path.open("rb") as f:
+        for lineno, raw_line in enumerate(f, start=1):
+            if lineno == 1 and raw_line.startswith(b"\xef\xbb\xbf"):
+                raw_line = raw_line[3:]
+            if not raw_line.strip():
+                continue
+            rec = _Raw(n, lineno, f"line {lineno}")
+            n += 1
+            try:
+                obj = json.loads(raw_line.decode("utf-8"))
+            except UnicodeDecodeError as e:
+                rec.error = f"not UTF-8 text ({e.reason})"
+            except json.JSONDecodeError as e:
+                rec.error = f"invalid JSON: {e.msg} (column {e.colno})"
+            else:
+                rec.data, rec.error = _object_or_error(obj)
+            yield rec
+
+
+def _iter_json_array(path: Path, text: str) -> Iterator[_Raw]:
+    """Objects of a top-level JSON array, each with the line of its first character."""
+    decoder = json.JSONDecoder()
+    ws = re.compile(r"\s*")
+    pos = ws.match(text, 0).end()  # type: ignore[union-attr]
+    assert text[pos] == "["
+    pos = ws.match(text, pos + 1).end()  # type: ignore[union-attr]
+    line, counted = 1, 0
+    n = 0
+
+    def fail(at: int, msg: str) -> InputError:
+        return InputError(path, f"line {text.count(chr(10), 0, at) + 1}", msg)
+
+    if pos < len(text) and text[pos] == "]":
+        return
+    while True:
+        line += text.count("\n", counted, pos)
+        counted = pos
+        try:
+            obj, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as e:
+            raise fail(e.pos, f"invalid JSON in the array (record {n}): {e.msg}") from None
+        rec = _Raw(n, line, f"line {line}")
+        rec.data, rec.error = _object_or_error(obj)
+        n += 1
+        yield rec
+        pos = ws.match(text, end).end()  # type: ignore[union-attr]
+        if pos >= len(text):
+            raise fail(pos, "unterminated JSON array")
+        if text[pos] == "]":
+            if text[pos + 1 :].strip():
+                raise fail(pos + 1, "extra data after the JSON array")
+            return
+        if text[pos] != ",":
+            raise fail(pos, f"expected ',' or ']' in the JSON array, got {text[pos]!r}")
+        pos = ws.match(text, pos + 1).end()  # type: ignore[union-attr]
+
+
+def _row_order(labels: list[str]) -> list[str]:
+    if all(_INT.match(k) for k in labels):
+        return sorted(labels, key=int)
+    return labels
+
+
+def _iter_json_columns(path: Path, obj: dict[str, Any]) -> Iterator[_Raw]:
+    """pandas-column JSON ``{column: {row_index: value}}``; ``line`` is the row index label."""
+    labels: dict[str, None] = {}
+    for column, values in obj.items():
+        if not isinstance(values, dict):
+            raise InputError(
+                path,
+                None,
+                f"expected pandas-column JSON {{column: {{row: value}}}}; column {column!r} "
+                f"holds {type(values).__name__}",
+            )
+        labels.update(dict.fromkeys(values))
+    for n, label in enumerate(_row_order(list(labels))):
+        line = int(label) if _INT.match(label) else n
+        data = {column: values.get(label) for column, values in obj.items()}
+        yield _Raw(n, line, f"row {label}", data=data, row_label=label)
+
+
+def iter_json_records(path: str | Path) -> Iterator[_Raw]:
+    """Records of a JSON file in any of the common layouts, detected from the content.
+
+    JSON array of objects, JSON Lines (also in a ``.json`` file), or pandas-column JSON.
+    """
+    path = Path(path)
+    _check_file(path)
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        yield from _iter_jsonl(path)
+        return
+    text = _read_text(path)
+    stripped = text.lstrip()
+    if not stripped:
+        return
+    if stripped[0] == "[":
+        yield from _iter_json_array(path, text)
+        return
+    if stripped[0] == "{":
+        start = len(text) - len(stripped)
+        try:
+            obj, end = json.JSONDecoder().raw_decode(text, start)
+        except json.JSONDecodeError:
+            obj, end = None, -1
+        if end != -1 and not text[end:].strip():  # a single JSON value: the column layout
+            if obj and all(isinstance(v, dict) for v in obj.values()):
+                yield from _iter_json_columns(path, obj)
+                return
+            raise InputError(
+                path, None, "a single JSON object that is not pandas-column JSON {column: {row: value}}"
+            )
+        yield from _iter_jsonl(path)  # one object per line (e.g. the official MedMCQA .json files)
+        return
+    raise InputError(path, "line 1", "expected a JSON array, JSON Lines or pandas-column JSON")
+
+
+def iter_csv_records(
+    path: str | Path, delimiter: str | None = None, quoted: bool | None = None
+) -> Iterator[_Raw]:
+    """Rows of a CSV/TSV file as dicts keyed by the header, each with the physical line where it starts.
+
+    ``delimiter`` defaults to a tab for ``.tsv``/``.tab`` and a comma otherwise; ``quoted`` (whether ``"``
+    quotes fields) defaults to True for comma-separated and False for tab-separated files. Blank lines are
+    skipped; a row with the wrong number of fields is a malformed record.
+    """
+    path = Path(path)
+    _check_file(path)
+    tabbed = path.suffix.lower() in (".tsv", ".tab")
+    delimiter = delimiter or ("\t" if tabbed else ",")
+    if quoted is None:
+        quoted = delimiter != "\t"
+    opts: dict[str, Any] = {"delimiter": delimiter}
+    if not quoted:
+        opts["quoting"] = csv.QUOTE_NONE
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        reader = csv.reader(f, **opts)
+        header: list[str] | None = None
+        n = 0
+        while True:
+            start = reader.line_num + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except (csv.Error, UnicodeDecodeError) as e:
+                raise InputError(path, f"line {start}", f"unreadable CSV ({e})") from None
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue
+            if header is None:
+                header = [h.strip() for h in row]
+                dupes = sorted({h for h in header if header.count(h) > 1})
+                if dupes:
+                    raise InputError(path, f"line {start}", f"duplicate column names {dupes}")
+                continue
+            rec = _Raw(n, start, f"line {start}")
+            n += 1
+            if len(row) != len(header):
+                rec.error = f"expected {len(header)} fields, got {len(row)}"
+            else:
+                rec.data = dict(zip(header, row, strict=True))
+            yield rec
+
+
+def _csv_header(path: Path, delimiter: str | None, quoted: bool | None) -> list[str]:
+    """The header of a CSV file (first non-blank row)."""
+    tabbed = path.suffix.lower() in (".tsv", ".tab")
+    delimiter = delimiter or ("\t" if tabbed else ",")
+    if quoted is None:
+        quoted = delimiter != "\t"
+    opts: dict[str, Any] = {"delimiter": delimiter}
+    if not quoted:
+        opts["quoting"] = csv.QUOTE_NONE
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        for row in csv.reader(f, **opts):
+            if row and not (len(row) == 1 and not row[0].strip()):
+                return [h.strip() for h in row]
+    return []
+
+
+# --------------------------------------------------------------------------------------------------
+# Items
+
+
+@dataclass
+class _Fields:
+    question: str
+    options: tuple[str, ...]
+    answer_index: int | None
+    explanation: str | None = None
+    source_id: str | None = None  # the source's own id, if it has one
+    item_key: str | None = None  # replaces n in "{dataset}:{stem}:{n}" (e.g. a row index label)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+class _BaseReader:
+    """Turns raw records into items or rejects; subclasses provide ``_records`` and ``_convert``."""
+
+    def __init__(self, path: str | Path, dataset: str) -> None:
+        self.path = Path(path)
+        self.source = str(path)
+        self.dataset = dataset
+
+    def _records(self) -> Iterator[_Raw]:
+        raise NotImplementedError
+
+    def _convert(self, rec: _Raw, data: dict[str, Any]) -> _Fields:
+        raise NotImplementedError
+
+    def read(self, skip_bad: bool = False) -> Iterator[MCQItem | Reject]:
+        """Yield one MCQItem or (with ``skip_bad``) one Reject per record, in file order."""
+        stem = self.path.stem
+        seen: set[str] = set()
+        for rec in self._records():
+            fallback = f"{self.dataset}:{stem}:{rec.n}"
+            try:
+                if rec.error is not None or rec.data is None:
+                    raise _Malformed(rec.error or "no data")
+                fields = self._convert(rec, rec.data)
+                if fields.source_id:
+                    item_id = f"{self.dataset}:{fields.source_id}"
+                elif fields.item_key is not None:
+                    item_id = f"{self.dataset}:{stem}:{fields.item_key}"
+                else:
+                    item_id = fallback
+                if item_id in seen:
+                    raise _Malformed(f"duplicate id {item_id!r}")
+                seen.add(item_id)
+            except _Malformed as e:
+                if not skip_bad:
+                    raise InputError(self.source, rec.where, str(e)) from None
+                ref = SourceRef(dataset=self.dataset, path=self.source, line=rec.line, item_id=fallback)
+                yield Reject(
+                    item_id=fallback, stage="read", reason="malformed_record", detail=str(e), ref=ref
+                )
+                continue
+            ref = SourceRef(dataset=self.dataset, path=self.source, line=rec.line, item_id=item_id)
+            yield MCQItem(
+                id=item_id,
+                question=fields.question,
+                options=fields.options,
+                answer_index=fields.answer_index,
+                explanation=fields.explanation,
+                ref=ref,
+                meta=fields.meta,
+            )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.source!r}, dataset={self.dataset!r})"
+
+
+# --------------------------------------------------------------------------------------------------
+# Column mapping (shared by ``table`` and ``hf``)
+
+
+class ColumnMapping(ComponentConfig):
+    """Which columns hold the question, options, answer, explanation, id and extra metadata."""
+
+    question: str = "question"
+    options: list[str] | str  # option columns in order, or one column holding a list
+    answer: str | None = "answer"
+    answer_format: AnswerFormat = "auto"
+    index_base: int = 0  # for integer answers in ``auto``
+    explanation: str | None = None
+    id: str | None = None
+    meta: list[str] = []  # columns copied into MCQItem.meta
+
+
+def _options_from(row: Mapping[str, Any], options: list[str] | str) -> tuple[str, ...]:
+    if isinstance(options, list):
+        return tuple(_text(row.get(col), f"option {col!r}") for col in options)
+    value: Any = row.get(options)
+    if _is_missing(value):
+        return ()
+    if isinstance(value, str):  # a list serialised in a CSV cell
+        stripped = value.strip()
+        if not stripped:
+            return ()
+        try:
+            value = json.loads(stripped)
+        except json.JSONDecodeError:
+            raise _Malformed(f"options column {options!r} does not hold a JSON list") from None
+    if hasattr(value, "tolist"):  # numpy / pyarrow arrays
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)):
+        raise _Malformed(f"options column {options!r}: expected a list, got {type(value).__name__}")
+    return tuple(_text(v, f"{options}[{i}]") for i, v in enumerate(value))
+
+
+def _meta_value(value: Any) -> Any:
+    if _is_missing(value):
+        return None
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return value
+
+
+def map_record(row: Mapping[str, Any], mapping: ColumnMapping, typed: bool = True) -> _Fields:
+    """Map one row (a dict of column values) to item fields; raises ``_Malformed`` for bad values.
+
+    ``typed=False`` for CSV/TSV rows, whose cells are all strings (see :func:`resolve_answer`).
+    """
+    options = _options_from(row, mapping.options)
+    answer_index = None
+    if mapping.answer is not None:
+        answer_index = resolve_answer(
+            row.get(mapping.answer), options, mapping.answer_format, mapping.index_base, typed
+        )
+    explanation = None
+    if mapping.explanation is not None:
+        explanation = _explanation(row.get(mapping.explanation), f"explanation {mapping.explanation!r}")
+    source_id = _text(row.get(mapping.id), f"id {mapping.id!r}") if mapping.id is not None else None
+    return _Fields(
+        question=_text(row.get(mapping.question), f"question {mapping.question!r}"),
+        options=options,
+        answer_index=answer_index,
+        explanation=explanation,
+        source_id=source_id or None,
+        meta={col: _meta_value(row.get(col)) for col in mapping.meta},
+    )
+
+
+def _mapped_columns(mapping: ColumnMapping) -> list[str]:
+    cols = [mapping.question, mapping.answer, mapping.explanation, mapping.id, *mapping.meta]
+    cols += mapping.options if isinstance(mapping.options, list) else [mapping.options]
+    return [c for c in cols if c is not None]
+
+
+# --------------------------------------------------------------------------------------------------
+# SciQ
+
+
+class SciQConfig(ComponentConfig):
+    path: str
+    dataset: str = "sciq"
+
+
+SCIQ_SLOTS = ("correct_answer", "distractor1", "distractor2", "distractor3")
+
+
+def sciq_option_order(question: str) -> list[str]:
+    """The fixed order of SciQ's four option fields for a (normalised) question.
+
+    The fields are sorted by ``sha256(question + "\\x1f" + field name)``: stable across runs, machines and
+    Python versions, and the correct answer lands in each position about a quarter of the time.
+    """
+    return sorted(SCIQ_SLOTS, key=lambda s: hashlib.sha256(f"{question}\x1f{s}".encode()).hexdigest())
+
+
+class SciQReader(_BaseReader):
+    """SciQ JSON (array or lines): question, distractor1-3, correct_answer, support -> explanation."""
+
+    def __init__(self, config: SciQConfig) -> None:
+        super().__init__(config.path, config.dataset)
+        self.config = config
+
+    def _records(self) -> Iterator[_Raw]:
+        return iter_json_records(self.path)
+
+    def _convert(self, rec: _Raw, data: dict[str, Any]) -> _Fields:
+        question = _text(data.get("question"), "question")
+        values = {slot: _text(data.get(slot), slot) for slot in SCIQ_SLOTS}
+        order = sciq_option_order(question)
+        answer_index = order.index("correct_answer") if values["correct_answer"] else None
+        return _Fields(
+            question=question,
+            options=tuple(values[slot] for slot in order),
+            answer_index=answer_index,
+            explanation=_explanation(data.get("support"), "support"),
+        )
+
+
+registry.register("reader", "sciq", SciQConfig)(SciQReader)
+
+# --------------------------------------------------------------------------------------------------
+# MedMCQA
+
+
+class MedMCQAConfig(ComponentConfig):
+    path: str
+    dataset: str = "medmcqa"
+    cop_base: int = 1  # official JSON release: 1 -> opa; Hugging Face ``medmcqa``: 0 -> opa
+
+
+_CHOICE_PREFIX = re.compile(r"^\(?([A-Z])[.):](?:\s+|$)")
+_OFFICIAL_KEYS = ("opa", "opb", "opc", "opd", "cop", "exp", "choice_type")
+
+
+def strip_choice_prefixes(choices: Sequence[str]) -> tuple[str, ...]:
+    """Remove "A. " / "B) " / "(C) " prefixes, only when every choice has its own position's letter."""
+    matches = [_CHOICE_PREFIX.match(c) for c in choices]
+    if choices and all(m and m.group(1) == chr(ord("A") + i) for i, m in enumerate(matches)):
+        return tuple(c[m.end() :].strip() for c, m in zip(choices, matches, strict=True) if m)
+    return tuple(choices)
+
+
+class MedMCQAReader(_BaseReader):
+    """MedMCQA JSON/JSONL, layout detected per record: {question, choices, answer} or the official one.
+
+    (a) ``{question, choices: ["A. ..", ...], answer}``: 0-based answer, -1 = unknown; letter prefixes
+    are stripped. (b) official ``{id, question, opa..opd, cop, choice_type, exp, subject_name,
+    topic_name}``: ``cop`` is 1-based in the official release and 0-based in the Hugging Face dataset
+    (``cop_base``); a missing cop or -1 means unknown; ``exp`` is the explanation, ``id`` the item id,
+    and ``choice_type``, ``subject_name``, ``topic_name`` go into meta.
+    """
+
+    def __init__(self, config: MedMCQAConfig) -> None:
+        super().__init__(config.path, config.dataset)
+        self.config = config
+
+    def _records(self) -> Iterator[_Raw]:
+        return iter_json_records(self.path)
+
+    def _convert(self, rec: _Raw, data: dict[str, Any]) -> _Fields:
+        if any(k in data for k in _OFFICIAL_KEYS):
+            return self._official(data)
+        choices = data.get("choices")
+        if _is_missing(choices):
+            choices = []
+        if not isinstance(choices, list):
+            raise _Malformed(f"choices: expected a list, got {type(choices).__name__}")
+        options = strip_choice_prefixes([_text(c, f"choices[{i}]") for i, c in enumerate(choices)])
+        answer = data.get("answer")
+        if not _is_missing(answer) and _as_int(answer) is None:
+            raise _Malformed(f"answer: expected an integer index, got {answer!r}")
+        return _Fields(
+            question=_text(data.get("question"), "question"),
+            options=options,
+            answer_index=resolve_answer(answer, options, "index0"),
+            explanation=_explanation(data.get("exp"), "exp"),
+        )
+
+    def _official(self, data: dict[str, Any]) -> _Fields:
+        options = tuple(_text(data.get(k), k) for k in ("opa", "opb", "opc", "opd"))
+        cop = data.get("cop")
+        if not _is_missing(cop) and _as_int(cop) is None:
+            raise _Malformed(f"cop: expected an integer, got {cop!r}")
+        answer_index = None
+        if not _is_missing(cop):
+            answer_index = _index(_as_int(cop), self.config.cop_base, options, cop)  # type: ignore[arg-type]
+        meta = {k: _meta_value(data.get(k)) for k in ("choice_type", "subject_name", "topic_name")}
+        return _Fields(
+            question=_text(data.get("question"), "question"),
+            options=options,
+            answer_index=answer_index,
+            explanation=_explanation(data.get("exp"), "exp"),
+            source_id=_text(data.get("id"), "id") or None,
+            meta=meta,
+        )
+
+
+registry.register("reader", "medmcqa", MedMCQAConfig)(MedMCQAReader)
+
+# --------------------------------------------------------------------------------------------------
+# Medbullets
+
+
+class MedbulletsConfig(ComponentConfig):
+    path: str
+    dataset: str = "medbullets"
+
+
+MEDBULLETS_OPTIONS = ("opa", "opb", "opc", "opd", "ope")
+
+
+class MedbulletsReader(_BaseReader):
+    """Medbullets CSV or pandas-column JSON: question, opa..opd(/ope), answer_idx letter, answer, explanation.
+
+    The option columns are those present in the file (``ope`` only in op5). ``answer`` must agree with the
+    option at ``answer_idx`` (else the record is malformed). Ids use the row index; ``link`` goes to meta.
+    """
+
+    def __init__(self, config: MedbulletsConfig) -> None:
+        super().__init__(config.path, config.dataset)
+        self.config = config
+        self._mapping: ColumnMapping | None = None
+        self._typed = False
+
+    def _records(self) -> Iterator[_Raw]:
+        suffix = self.path.suffix.lower()
+        if suffix in CSV_EXTENSIONS:
+            _check_file(self.path)
+            columns = _csv_header(self.path, None, None)
+            self._typed = False
+            records = iter_csv_records(self.path)
+        elif suffix in JSON_EXTENSIONS:
+            records = iter_json_records(self.path)
+            first = next(records, None)
+            if first is None:
+                return
+            columns = list(first.data or {})
+            self._typed = True
+            records = _chain(first, records)
+        else:
+            raise InputError(self.path, None, f"medbullets reads .csv or .json files, not {suffix!r}")
+        options = [c for c in MEDBULLETS_OPTIONS if c in columns] or list(MEDBULLETS_OPTIONS[:4])
+        meta = [c for c in ("link",) if c in columns]
+        self._mapping = ColumnMapping(
+            question="question",
+            options=options,
+            answer="answer_idx",
+            answer_format="letter",
+            explanation="explanation",
+            meta=meta,
+        )
+        yield from records
+
+    def _convert(self, rec: _Raw, data: dict[str, Any]) -> _Fields:
+        assert self._mapping is not None
+        fields = map_record(data, self._mapping, typed=self._typed)
+        answer = _text(data.get("answer"), "answer")
+        if answer and fields.answer_index is not None:
+            keyed = fields.options[fields.answer_index]
+            if answer.casefold() != keyed.casefold():
+                raise _Malformed(
+                    f"answer {answer!r} disagrees with the option at answer_idx "
+                    f"{data.get('answer_idx')!r} ({keyed!r})"
+                )
+        fields.item_key = str(rec.row_label) if rec.row_label is not None else str(rec.n)
+        return fields
+
+
+registry.register("reader", "medbullets", MedbulletsConfig)(MedbulletsReader)
+
+
+def _chain(first: _Raw, rest: Iterator[_Raw]) -> Iterator[_Raw]:
+    yield first
+    yield from rest
+
+
+# --------------------------------------------------------------------------------------------------
+# Generic tables
+
+
+class TableConfig(ColumnMapping):
+    path: str
+    dataset: str = "table"
+    delimiter: str | None = None  # default: tab for .tsv/.tab, comma for .csv
+    quoted: bool | None = None  # default: quotes in CSV, none in TSV
+
+
+class TableReader(_BaseReader):
+    """CSV/TSV/JSONL/JSON with a column mapping (question, options, answer + answer_format, ...)."""
+
+    def __init__(self, config: TableConfig) -> None:
+        super().__init__(config.path, config.dataset)
+        self.config = config
+        self._typed = True
+
+    def _records(self) -> Iterator[_Raw]:
+        suffix = self.path.suffix.lower()
+        if suffix in JSON_EXTENSIONS:
+            self._typed = True
+            yield from iter_json_records(self.path)
+            return
+        if suffix in CSV_EXTENSIONS or self.config.delimiter:
+            _check_file(self.path)
+            header = _csv_header(self.path, self.config.delimiter, self.config.quoted)
+            missing = [c for c in _mapped_columns(self.config) if c not in header]
+            if header and missing:
+                raise InputError(self.path, None, f"columns {missing} not in the header {header}")
+            self._typed = False
+            yield from iter_csv_records(self.path, self.config.delimiter, self.config.quoted)
+            return
+        raise InputError(
+            self.path,
+            None,
+            f"table reads {', '.join(JSON_EXTENSIONS + CSV_EXTENSIONS)} files, not "
+            f"{suffix!r} (set 'delimiter' for other delimited text; use the 'hf' reader for parquet)",
+        )
+
+    def _convert(self, rec: _Raw, data: dict[str, Any]) -> _Fields:
+        return map_record(data, self.config, typed=self._typed)
+
+
+registry.register("reader", "table", TableConfig)(TableReader)
+
+# --------------------------------------------------------------------------------------------------
+# Hugging Face datasets (local files only)
+
+
+class HFConfig(ColumnMapping):
+    path: str  # a .json/.jsonl/.csv/.tsv/.parquet/.arrow file, or a save_to_disk directory
+    dataset: str = "hf"
+    split: str = "train"
+    cache_dir: str | None = None  # default: <claimforge cache>/hf_datasets
+
+
+class HFReader(_BaseReader):
+    """Local files through Hugging Face ``datasets`` (json/csv/parquet/arrow, or load_from_disk), offline.
+
+    ``SourceRef.line`` is None: rows of a ``datasets.Dataset`` do not know their line; the 0-based row is
+    the ``n`` in the item id and appears as "row n" in error messages.
+    """
+
+    def __init__(self, config: HFConfig) -> None:
+        super().__init__(config.path, config.dataset)
+        self.config = config
+
+    def _load(self) -> Any:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+        try:
+            import datasets
+        except ImportError as e:  # pragma: no cover - optional dependency
+            raise RuntimeError("the 'hf' reader needs the 'datasets' package (pip install datasets)") from e
+        path = self.path
+        if not path.exists():
+            raise InputError(path, None, "no such file or directory")
+        try:
+            if path.is_dir():
+                loaded = datasets.load_from_disk(str(path))
+                if isinstance(loaded, datasets.DatasetDict):
+                    if self.config.split not in loaded:
+                        raise InputError(path, None, f"no split {self.config.split!r} (has {sorted(loaded)})")
+                    loaded = loaded[self.config.split]
+                return loaded
+            suffix = path.suffix.lower()
+            builder = HF_BUILDERS.get(suffix)
+            if builder is None:
+                raise InputError(
+                    path,
+                    None,
+                    f"hf reads {', '.join(sorted(HF_BUILDERS))} files or a dataset directory, not {suffix!r}",
+                )
+            kwargs: dict[str, Any] = {}
+            if suffix in (".tsv", ".tab"):
+                kwargs["sep"] = "\t"
+            from claimforge.cache import default_cache_dir
+
+            cache_dir = self.config.cache_dir or str(default_cache_dir() / "hf_datasets")
+            return datasets.load_dataset(
+                builder,
+                data_files={self.config.split: str(path)},
+                split=self.config.split,
+                cache_dir=cache_dir,
+                download_config=datasets.DownloadConfig(local_files_only=True),
+                **kwargs,
+            )
+        except InputError:
+            raise
+        except Exception as e:  # datasets wraps parser errors in many types
+            raise InputError(path, None, f"datasets could not load it: {type(e).__name__}: {e}") from None
+
+    def _records(self) -> Iterator[_Raw]:
+        ds = self._load()
+        missing = [c for c in _mapped_columns(self.config) if c not in ds.column_names]
+        if missing:
+            raise InputError(self.path, None, f"columns {missing} not in {ds.column_names}")
+        for n, row in enumerate(ds):
+            yield _Raw(n, None, f"row {n}", data=row)
+
+    def _convert(self, rec: _Raw, data: dict[str, Any]) -> _Fields:
+        return map_record(data, self.config, typed=True)
+
+
+registry.register("reader", "hf", HFConfig)(HFReader)
+
+# --------------------------------------------------------------------------------------------------
+# CLI specs
+
+
+def reader_from_spec(spec: str, **overrides: Any) -> Any:
+    """Build a reader from the CLI form ``NAME:PATH`` (e.g. ``sciq:../shared/data/sciq/train.json``).
+
+    ``overrides`` are further config fields (``table``'s column mapping, ``cop_base``, ...). A spec
+    without a known reader name is an error that lists the reader names.
+    """
+    names = registry.names("reader")
+    name, sep, path = spec.partition(":")
+    if sep and name in names:
+        if not path:
+            raise RegistryError(f"reader spec {spec!r} has no path; use NAME:PATH")
+        return registry.build("reader", {"name": name, "path": path, **overrides})
+    known = ", ".join(names)
+    if sep and len(name) > 1 and not any(c in name for c in "/\\."):  # not a drive letter or a path
+        raise RegistryError(f"unknown reader {name!r} in {spec!r} (known: {known})")
+    raise RegistryError(f"reader spec {spec!r} names no reader; use NAME:PATH with NAME one of: {known}")

@@ -1,0 +1,146 @@
+"""The Multi2Claim pipeline on self-made items: labels, pairing rules, filters, accounting, balance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from claimforge.generate.multi2claim import Multi2Claim, Multi2ClaimConfig
+from claimforge.records import Label, MCQItem, Reject, SourceRef
+
+FILLER = " ".join(["Cells are the basic units of living things and carry out many processes."] * 5)
+
+
+def item(i: int, question: str, answer: str, distractors: list[str], explanation: str | None,
+         **meta: Any) -> MCQItem:
+    ref = SourceRef(dataset="t", path="t.jsonl", line=i + 1, item_id=f"t:{i}")
+    return MCQItem(id=f"t:{i}", question=question, options=(answer, *distractors), answer_index=0,
+                   explanation=explanation, ref=ref, meta=meta)
+
+
+class FakeQA2D:
+    model_id = "fake-qa2d"
+
+    def convert(self, requests):  # type: ignore[no-untyped-def]
+        from claimforge.generate.base import QA2DResult
+
+        out = []
+        for r in requests:
+            if "UNCONVERTIBLE" in r.question:
+                out.append(QA2DResult(text=None, reason="no_question_form"))
+            elif "EXCEPT" in r.question:
+                out.append(QA2DResult(text=f"{r.answer} is listed.", polarity="inverted"))
+            else:
+                out.append(QA2DResult(text=f"The answer is {r.answer}."))
+        return out
+
+
+def make(**cfg: Any) -> Multi2Claim:
+    p = Multi2Claim(Multi2ClaimConfig(embedder={"name": "hashing"}, **cfg))
+    p._qa2d = FakeQA2D()
+    return p
+
+
+def corpus() -> list[MCQItem]:
+    return [
+        item(0, "What stores DNA?", "nucleus", ["ribosome", "nucleolus", "vacuole"],
+             "The nucleus stores DNA. " + FILLER),
+        item(1, "What makes energy?", "mitochondria", ["chloroplast", "ribosome", "mitochondrion"],
+             "Mitochondria make energy. " + FILLER),
+        item(2, "What makes proteins?", "ribosome", ["nucleus", "lysosome"], "Ribosomes make proteins. " + FILLER),
+        item(3, "What digests waste?", "lysosome", ["golgi"], "Lysosomes digest waste. " + FILLER),
+    ]
+
+
+def test_three_labels_with_the_papers_pairing() -> None:
+    res = make(balance=False).build(corpus())
+    by = {(e.source_item_id, e.label): e for e in res.examples}
+    s, r = by[("t:0", Label.SUPPORTED)], by[("t:0", Label.REFUTED)]
+    assert s.claim == "The answer is nucleus." and s.evidence.startswith("The nucleus stores DNA")
+    # REFUTED uses the distractor closest to the answer ("nucleolus" shares most n-grams with "nucleus")
+    assert r.claim == "The answer is nucleolus." and r.evidence == s.evidence
+    n = by[("t:0", Label.NOT_ENOUGH_INFO)]
+    assert n.claim == s.claim and n.evidence_id != s.evidence_id
+    assert "nucle" not in n.evidence.lower()  # the NEI evidence does not mention the answer
+    # item 1: "mitochondrion" is a duplicate-in-lemma distractor but still a distinct string; the NEI evidence
+    # for "mitochondria" must not be item 1's own explanation
+    assert by[("t:1", Label.NOT_ENOUGH_INFO)].evidence_id != "t:1:explanation"
+    assert s.provenance.source.line == 1 and s.provenance.components["qa2d"] == "fake-qa2d"
+
+
+def test_nei_skips_explanations_that_mention_the_answer_by_lemma() -> None:
+    items = [
+        item(0, "What stores DNA?", "nuclei", ["ribosome"], "Nuclei store DNA. " + FILLER),
+        item(1, "Q1?", "golgi", ["x"], "The nucleus is large. Golgi. " + FILLER),  # mentions "nucleus"
+        item(2, "Q2?", "vacuole", ["y"], "Vacuoles hold water. " + FILLER),
+    ]
+    res = make(balance=False, nei_top_k=2).build(items)
+    nei = {e.source_item_id: e for e in res.examples if e.label == Label.NOT_ENOUGH_INFO}
+    assert nei["t:0"].evidence_id == "t:2:explanation"
+
+
+def test_filters_and_accounting() -> None:
+    items = [
+        *corpus(),
+        item(10, "", "a", ["b"], FILLER),
+        item(11, "What?", "a", [], FILLER),
+        item(12, "What is short?", "a", ["b"], "Too short."),
+        item(13, "What has none?", "a", ["b"], None),
+        item(14, "What is duplicated?", "a", ["b"], corpus()[0].explanation),
+        item(15, "Multi?", "a", ["b"], FILLER + " extra", choice_type="multi"),
+        item(16, "UNCONVERTIBLE stem", "a", ["b"], FILLER + " other"),
+    ]
+    bad = Reject(item_id="t:bad", stage="read", reason="malformed_record", ref=None)
+    res = make().build([*items, bad])
+    reasons = {r.item_id: r.reason for r in res.rejects if r.scope == "item"}
+    assert reasons == {
+        "t:10": "empty_question", "t:11": "no_distractors", "t:12": "short_evidence", "t:13": "no_explanation",
+        "t:14": "duplicate_evidence", "t:15": "multiple_correct_options", "t:16": "no_question_form",
+        "t:bad": "malformed_record",
+    }
+    assert res.n_input == len(items) + 1
+    assert len(res.used_item_ids) + res.n_rejected_items == res.n_input
+    counts = {lab: sum(e.label == lab for e in res.examples) for lab in Label}
+    assert len(set(counts.values())) == 1  # balanced
+
+
+def test_min_evidence_words_is_configurable() -> None:
+    items = [item(20, "What?", "a", ["b"], "Only five words here now."), *corpus()]
+    res = make(min_evidence_words=3, balance=False).build(items)
+    assert "t:20" in res.used_item_ids
+    assert "t:20" not in make(balance=False).build(items).used_item_ids
+
+
+def test_duplicate_ids_are_rejected_not_double_counted() -> None:
+    items = [*corpus(), corpus()[1]]
+    res = make(balance=False).build(items)
+    assert [r.reason for r in res.rejects if r.scope == "item"] == ["duplicate_item_id"]
+    assert len(res.used_item_ids) + res.n_rejected_items == len(items)
+
+
+def test_inverted_stems_swap_roles() -> None:
+    items = [item(0, "All of the following are organelles EXCEPT", "nucleus", ["ribosome", "nucleolus"],
+                  "Organelles include ribosomes. " + FILLER), *corpus()[1:]]
+    res = make(balance=False).build(items)
+    by = {(e.source_item_id, e.label): e for e in res.examples}
+    assert by[("t:0", Label.REFUTED)].claim == "nucleus is listed."
+    assert by[("t:0", Label.SUPPORTED)].claim == "nucleolus is listed."
+
+
+def test_balance_is_seeded_and_exact() -> None:
+    a = make(seed=1).build(corpus())
+    b = make(seed=1).build(corpus())
+    assert [e.id for e in a.examples] == [e.id for e in b.examples]
+    counts = {lab: sum(e.label == lab for e in a.examples) for lab in Label}
+    assert len(set(counts.values())) == 1
+    dropped = [r for r in a.rejects if r.stage == "balance"]
+    assert len(dropped) + len(a.examples) == len(make(balance=False).build(corpus()).examples)
+
+
+@pytest.mark.parametrize("bad", ["yes", 0])
+def test_config_rejects_unknown_or_bad_values(bad: Any) -> None:
+    with pytest.raises(ValueError):
+        Multi2ClaimConfig(nei_top_k="many")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Multi2ClaimConfig(unknown_key=bad)  # type: ignore[call-arg]
