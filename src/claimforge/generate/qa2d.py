@@ -156,6 +156,7 @@ class WhPhrase:
     prep: str | None  # pied-piped preposition ("In what stage ...")
     noun_start: int | None = None  # for "det"/"how_many": where the noun part starts
     adverb: str = ""  # for kind "adverb": where/when/why/how
+    partitive: bool = False  # "which of the following ..."
 
 
 def _find_wh(doc: Any) -> WhPhrase | None:
@@ -223,6 +224,8 @@ def _noun_run_end(doc: Any, i: int) -> int:
     j = i
     while j < len(doc):
         t = doc[j]
+        if t.dep_ == "ROOT" and j > i or t.pos_ in ("VERB", "AUX") and t.tag_ != "VBN":
+            break  # the clause's main verb, even when the tagger calls it a noun ("organisms break")
         if t.tag_ in ("JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "CD", "HYPH", "VBN", "POS") or (
             t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM")
         ):
@@ -264,8 +267,10 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
     if nxt is not None and nxt.lower_ == "of" and doc[t.i + 2 : t.i + 4].text.lower() == "the following":
         end = t.i + 3
         run = _noun_run_end(doc, t.i + 4)
-        return WhPhrase(start, max(end, run), t, "nominal", prep)
-    if nxt is not None and w in ("what", "which", "whose") and nxt.tag_ in NP_TAGS - {"PRP", "DT", "EX", "PRP$"}:
+        return WhPhrase(start, max(end, run), t, "nominal", prep, partitive=True)
+    if nxt is not None and w in ("what", "which", "whose") and (
+        nxt.tag_ in NP_TAGS - {"PRP", "DT", "EX", "PRP$"} or nxt.pos_ in ("NOUN", "ADJ", "PROPN")
+    ) and nxt.dep_ != "ROOT":
         end = _noun_run_end(doc, t.i + 1)
         if end >= t.i + 1:
             return WhPhrase(start, end, t, "det", prep, t.i + 1)
@@ -367,6 +372,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
         raise ConversionError("bare_wh_word")
     aux = doc[nxt]
     inverted = aux.lower_ in AUX_WORDS and _starts_np(doc, nxt + 1)
+    if aux.lower_ in BE_FORMS and (ph.kind == "det" or ph.partitive):
+        inverted = False  # "Which of the following is a vertebrate" / "Which metal is ...": wh is the subject
     if ph.prep is not None or ph.kind in ("adverb", "how_adj"):
         inverted = inverted or aux.lower_ in AUX_WORDS
     if ph.kind == "nominal" and aux.lemma_.lower() == "happen" and _is_state(adoc):
@@ -375,6 +382,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
         if ph.prep is not None:
             raise ConversionError("unsupported_question_form", "fronted preposition without inversion")
         # The wh-phrase is the subject: put the answer in its place, fix agreement of the verb after it.
+        if not (aux.pos_ in ("VERB", "AUX") or aux.tag_.startswith("VB") or aux.tag_ == "MD"):
+            raise ConversionError("no_finite_verb", f"{aux.text!r} after the wh-phrase is not a verb")
         plural = _answer_plural(adoc) if ph.kind in ("nominal", "det") else None
         verb_text = aux.text
         if plural is not None and (aux.lower_ in SING_PLUR or aux.lower_ in PLUR_SING):
@@ -591,6 +600,12 @@ def _yes_no(doc: Any, answer: str) -> str:
     aux = doc[0]
     after = list(doc[1:])
     verb_i = _main_verb(after, aux)
+    if aux.lower_ in BE_FORMS:
+        # "Is a wall made of cellulose found in ...": the passive main verb is the root, else the last one.
+        parts = [k for k, t in enumerate(after) if k > 0 and t.tag_ in ("VBN", "VBD")
+                 and after[k - 1].lower_ not in ("that", "which", "who")]
+        roots = [k for k in parts if after[k].dep_ == "ROOT"]
+        verb_i = roots[0] if roots else (parts[-1] if parts else verb_i)
     n_subj = verb_i if verb_i is not None else len(after)
     if n_subj == 0:
         raise ConversionError("no_subject")
@@ -614,21 +629,34 @@ def _yes_no(doc: Any, answer: str) -> str:
     return f"{subj} {aux_text} {rest}".replace("  ", " ").strip()
 
 
+_PREPS = frozenset("in on at by to from with through into for of during under over".split())
+
+
+def _norm_words(text: str) -> list[str]:
+    return [w.strip(".,;:!?").lower() for w in text.split() if w.strip(".,;:!?")]
+
+
 def _choose_alternative(rest: str, answer: str) -> str:
-    """'... in plant or animal cells' + 'plant cells' -> '... in plant cells'."""
-    m = re.search(r"(\b[\w-]+(?:\s+[\w-]+){0,3})\s+or\s+([\w-]+(?:\s+[\w-]+){0,3})\s*$", rest)
-    if not m:
-        raise ConversionError("yes_no_without_polar_answer")
-    a_words = set(answer.lower().split())
-    left, right = m.group(1).split(), m.group(2).split()
-    # Drop leading function words of the left alternative (they stay in the sentence).
-    while left and left[0].lower() in ("in", "on", "at", "by", "a", "an", "the", "to", "from", "with", "of"):
-        left.pop(0)
-    if not (a_words & {w.lower() for w in left + right}):
-        raise ConversionError("yes_no_without_polar_answer")
-    span = " ".join(left) + " or " + " ".join(right)
-    idx = rest.rfind(span)
-    return rest[:idx] + answer if idx >= 0 else rest
+    """'... in plant or animal cells' + 'plant cells' -> '... in plant cells';
+    '... faster through air or through steel' + 'steel' -> '... faster through steel'."""
+    words = rest.split()
+    target = _norm_words(answer)
+    ors = [k for k, w in enumerate(words) if w.lower() == "or"]
+    for k in reversed(ors):
+        before, after = words[:k], words[k + 1 :]
+        for n_right in range(min(4, len(after)), 0, -1):
+            for n_left in range(min(4, len(before)), 0, -1):
+                left, right = _norm_words(" ".join(before[-n_left:])), _norm_words(" ".join(after[:n_right]))
+                prep = left[0] if left and left[0] in _PREPS else ""
+                lcore = left[1:] if prep else left
+                rcore = right[1:] if right and right[0] == prep and prep else right
+                if not lcore or not rcore:
+                    continue
+                options = [lcore, rcore, lcore + rcore[1:]]  # the last: a shared head noun
+                if target in options or (target and target[0] == prep and target[1:] in options):
+                    filler = answer if not prep or target[0] == prep else f"{prep} {answer}"
+                    return " ".join([*before[:-n_left], filler, *after[n_right:]])
+    raise ConversionError("yes_no_without_polar_answer")
 
 
 def _declarative_stem(doc: Any, answer: str) -> str:

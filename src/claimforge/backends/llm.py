@@ -1,0 +1,445 @@
+"""A chat client for any OpenAI-compatible server (vLLM, Ollama, llama.cpp server, OpenAI): retried, cached.
+Also the ``llm`` QA2D converter, which turns a question and its answer into a claim with a few-shot prompt.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import os
+import random
+import re
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from typing import Any
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from claimforge.cache import DiskCache, default_cache_dir, fingerprint
+from claimforge.generate.base import QA2DRequest, QA2DResult
+from claimforge.registry import ComponentConfig, registry
+
+log = logging.getLogger(__name__)
+
+Message = dict[str, Any]
+
+# 408 timeout, 409 conflict (OpenAI uses it for transient lock errors), 429 rate limit; all 5xx.
+_RETRY_STATUS = frozenset({408, 409, 429})
+_RETRY_EXC = (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError)
+
+
+class LLMError(RuntimeError):
+    """A chat request failed for good (a non-retryable status, or the retries ran out)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class OpenAIChatConfig(ComponentConfig):
+    base_url: str = "http://localhost:8000/v1"
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = Field(default=0.0, ge=0.0)
+    max_tokens: int = Field(default=256, ge=1)
+    timeout: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=5, ge=0)
+    backoff: float = Field(default=1.0, ge=0)
+    max_backoff: float = Field(default=60.0, ge=0)
+    concurrency: int = Field(default=4, ge=1)
+    cache_dir: str | None = None
+    use_cache: bool = True
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, v: str) -> str:
+        if not v.startswith(("http://", "https://")):
+            raise ValueError(f"base_url must start with http:// or https:// (got {v!r})")
+        return v.rstrip("/")
+
+
+class _Secret:
+    """Holds the API key so that no repr, log line or traceback local prints it."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str | None) -> None:
+        self._value = value or None
+
+    def reveal(self) -> str | None:
+        return self._value
+
+    def redact(self, text: str) -> str:
+        return text.replace(self._value, "***") if self._value else text
+
+    def __repr__(self) -> str:
+        return "<secret>" if self._value else "<no key>"
+
+    __str__ = __repr__
+
+
+def _excerpt(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    """Seconds the server asked us to wait (``retry-after-ms`` or ``Retry-After``: seconds or a date)."""
+    ms = response.headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = response.headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class OpenAIChatLLM:
+    """Chat completions from an OpenAI-compatible ``/chat/completions`` endpoint.
+
+    ``complete`` takes a batch of conversations (lists of ``{"role", "content"}`` messages) and returns
+    the assistant texts in order. Requests run on a thread pool of ``concurrency`` workers; transient
+    failures (connection errors, timeouts, 408/409/429/5xx) are retried with exponential backoff and
+    jitter, honouring ``Retry-After``. Responses are cached on disk, keyed by server, model, sampling
+    parameters and messages (never the key), so a rerun makes no calls.
+    """
+
+    def __init__(self, config: OpenAIChatConfig) -> None:
+        self.config = config
+        self.model_id = f"{config.model}@{config.base_url}"
+        self._key = _Secret(os.environ.get(config.api_key_env))
+        cache_dir = (config.cache_dir or default_cache_dir()) if config.use_cache else None
+        self._cache = DiskCache(cache_dir, "llm")
+        self._client: httpx.Client | None = None
+        self._client_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        c = self.config
+        return (
+            f"OpenAIChatLLM(base_url={c.base_url!r}, model={c.model!r}, "
+            f"api_key_env={c.api_key_env!r}, key={self._key!r})"
+        )
+
+    # -- HTTP ---------------------------------------------------------------------------------------
+
+    @property
+    def client(self) -> httpx.Client:
+        with self._client_lock:
+            if self._client is None:
+                n = self.config.concurrency
+                self._client = httpx.Client(
+                    timeout=httpx.Timeout(self.config.timeout),
+                    limits=httpx.Limits(max_connections=n, max_keepalive_connections=n),
+                )
+            return self._client
+
+    def close(self) -> None:
+        with self._client_lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+
+    def __enter__(self) -> OpenAIChatLLM:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        key = self._key.reveal()
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    def _payload(self, messages: list[Message]) -> dict[str, Any]:
+        c = self.config
+        return {
+            "model": c.model,
+            "messages": messages,
+            "temperature": c.temperature,
+            "max_tokens": c.max_tokens,
+            "stream": False,
+        }
+
+    def _where(self) -> str:
+        return f"{self.config.base_url} (model {self.config.model!r})"
+
+    def _delay(self, attempt: int, response: httpx.Response | None) -> float:
+        asked = _retry_after(response) if response is not None else None
+        if asked is not None:
+            return min(asked, self.config.max_backoff)
+        base = self.config.backoff * (2**attempt)
+        return min(base / 2 + random.uniform(0, base / 2), self.config.max_backoff)
+
+    def _request(self, messages: list[Message]) -> str:
+        """One conversation -> the assistant text, with retries."""
+        url = f"{self.config.base_url}/chat/completions"
+        payload = self._payload(messages)
+        attempts = self.config.max_retries + 1
+        last = ""
+        for attempt in range(attempts):
+            response: httpx.Response | None = None
+            try:
+                response = self.client.post(url, json=payload, headers=self._headers())
+            except _RETRY_EXC as e:
+                last = f"{type(e).__name__}: {self._key.redact(str(e)) or 'no detail'}"
+            except httpx.HTTPError as e:
+                raise LLMError(
+                    f"chat request to {self._where()} failed: {type(e).__name__}: {self._key.redact(str(e))}"
+                ) from None
+            else:
+                status = response.status_code
+                if status < 300:
+                    return self._parse(response)
+                body = self._key.redact(_excerpt(response.text))
+                last = f"HTTP {status}: {body}"
+                if status not in _RETRY_STATUS and status < 500:
+                    raise LLMError(f"chat request to {self._where()} failed with {last}", status=status)
+            if attempt + 1 < attempts:
+                delay = self._delay(attempt, response)
+                log.warning(
+                    "chat request to %s: %s; retry %d/%d in %.2fs",
+                    self._where(),
+                    last,
+                    attempt + 1,
+                    self.config.max_retries,
+                    delay,
+                )
+                time.sleep(delay)
+        raise LLMError(
+            f"chat request to {self._where()} failed after {attempts} attempt(s); last error: {last}",
+            status=response.status_code if response is not None else None,
+        )
+
+    def _parse(self, response: httpx.Response) -> str:
+        try:
+            data = response.json()
+            content = data["choices"][0]["message"].get("content")
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            body = self._key.redact(_excerpt(response.text))
+            raise LLMError(
+                f"unexpected response from {self._where()} (no choices[0].message): {body}",
+                status=response.status_code,
+            ) from None
+        return content if isinstance(content, str) else ""
+
+    # -- batch API ----------------------------------------------------------------------------------
+
+    def _key_of(self, messages: list[Message]) -> str:
+        c = self.config
+        return fingerprint("chat", c.base_url, c.model, c.temperature, c.max_tokens, messages)
+
+    def complete(self, conversations: Sequence[list[Message]]) -> list[str]:
+        """Return one assistant text per conversation, in order (cached ones make no request)."""
+        keys = [self._key_of(conv) for conv in conversations]
+        conv_of = dict(zip(keys, conversations, strict=True))
+        texts: dict[str, str] = {k: v.decode("utf-8") for k, v in self._cache.get_many(list(conv_of)).items()}
+        todo = [k for k in conv_of if k not in texts]
+        if todo:
+            self._run(todo, conv_of, texts)
+        return [texts[k] for k in keys]
+
+    def _run(self, todo: list[str], conv_of: dict[str, list[Message]], texts: dict[str, str]) -> None:
+        """Request the missing keys; cache each answer as soon as it arrives (from this thread only:
+        the SQLite connection belongs to it). On a failure, what already finished is kept and cached."""
+
+        def keep(k: str, text: str) -> None:
+            texts[k] = text
+            self._cache.put(k, text.encode("utf-8"))
+
+        if len(todo) == 1 or self.config.concurrency == 1:
+            for k in todo:
+                keep(k, self._request(conv_of[k]))
+            return
+        pool = ThreadPoolExecutor(max_workers=min(self.config.concurrency, len(todo)))
+        futures: dict[Future[str], str] = {}
+        error: BaseException | None = None
+        try:
+            futures = {pool.submit(self._request, conv_of[k]): k for k in todo}
+            for f in as_completed(futures):
+                error = f.exception()
+                if error is not None:
+                    break
+                keep(futures[f], f.result())
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if error is not None:
+            for f, k in futures.items():
+                if k not in texts and f.done() and not f.cancelled() and f.exception() is None:
+                    keep(k, f.result())
+            raise error
+
+
+@registry.register("llm", "openai-compatible", OpenAIChatConfig)
+def build_openai_chat(config: OpenAIChatConfig) -> OpenAIChatLLM:
+    """Chat completions from an OpenAI-compatible server (vLLM, Ollama, llama.cpp, OpenAI)."""
+    return OpenAIChatLLM(config)
+
+
+# -- QA2D on top of the chat client -----------------------------------------------------------------
+
+
+class FewShotExample(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    question: str
+    answer: str
+    claim: str
+
+
+DEFAULT_SYSTEM_PROMPT = (
+    "Rewrite the question and its answer as one fluent declarative sentence that states the answer. "
+    "Keep the wording of the question where possible and add no information. "
+    "Output only the sentence."
+)
+
+DEFAULT_EXAMPLES: tuple[FewShotExample, ...] = (
+    FewShotExample(
+        question="What do neurons pass to the next neuron?",
+        answer="neurotransmitters",
+        claim="Neurons pass neurotransmitters to the next neuron.",
+    ),
+    FewShotExample(
+        question="Which organelle is known as the powerhouse of the cell?",
+        answer="the mitochondrion",
+        claim="The mitochondrion is known as the powerhouse of the cell.",
+    ),
+    FewShotExample(
+        question="What gas do plants absorb from the atmosphere during photosynthesis?",
+        answer="carbon dioxide",
+        claim="Plants absorb carbon dioxide from the atmosphere during photosynthesis.",
+    ),
+    FewShotExample(
+        question="Deficiency of which vitamin causes scurvy?",
+        answer="Vitamin C",
+        claim="Deficiency of vitamin C causes scurvy.",
+    ),
+    FewShotExample(
+        question="Which drug is the first-line treatment for anaphylaxis?",
+        answer="Intramuscular epinephrine",
+        claim="Intramuscular epinephrine is the first-line treatment for anaphylaxis.",
+    ),
+    FewShotExample(
+        question="A patient with a lesion of the facial nerve is most likely to present with:",
+        answer="inability to close the eye on the affected side",
+        claim=(
+            "A patient with a lesion of the facial nerve is most likely to present with "
+            "inability to close the eye on the affected side."
+        ),
+    ),
+)
+
+
+class LLMQA2DConfig(OpenAIChatConfig):
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    examples: tuple[FewShotExample, ...] = DEFAULT_EXAMPLES
+
+
+def finish_sentence(text: str) -> str | None:
+    """Collapse whitespace, capitalise the first letter, end with punctuation; None if nothing is left.
+
+    A first word with inner capitals ("mRNA", "pH", "iPhone") keeps its case.
+    """
+    text = " ".join(text.split()).strip()
+    text = text.rstrip(",;:- ").strip()
+    if not any(ch.isalnum() for ch in text):
+        return None
+    first = text.split(" ", 1)[0]
+    if text[0].islower() and not any(ch.isupper() for ch in first[1:]):
+        text = text[0].upper() + text[1:]
+    if text[-1] not in ".!?":
+        text += "."
+    return text
+
+
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+# Bullets, "1." / "1)" / "(1)", and "a)" (not "a." / "A.": "E. coli ..." is a sentence).
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•–]+|\d+[.)]|\(\d+\)|[a-z]\))\s+")
+_PREFIX = re.compile(
+    r"^\s*(?:claim|answer|statement|sentence|declarative(?: sentence)?|output|rewritten(?: sentence)?)"
+    r"\s*[:：-]\s*",
+    re.IGNORECASE,
+)
+_QUOTES = "\"'“”‘’`«»"
+
+
+def _strip_quotes(line: str) -> str:
+    """Drop quotes around the whole line; the period may sit inside or outside the closing quote."""
+    if len(line) < 2 or line[0] not in _QUOTES:
+        return line
+    if line[-1] in _QUOTES:
+        return line[1:-1]
+    if len(line) >= 3 and line.endswith(".") and line[-2] in _QUOTES:
+        return line[1:-2] + "."
+    return line  # an opening quote that closes mid-sentence: '"Heart" is an organ.'
+
+
+def parse_claim(output: str) -> str | None:
+    """The claim in a model's reply: first non-empty line, without quotes, labels and list markers."""
+    text = _THINK.sub("", output)
+    if re.search(r"<think>", text, re.IGNORECASE):  # reasoning never finished: no answer in it
+        return None
+    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    for _ in range(4):  # labels, markers, emphasis and quotes can nest: '- **Claim:** "x"'
+        before = line
+        line = _LIST_MARKER.sub("", line)
+        line = line.replace("**", "").replace("__", "").strip()
+        line = _PREFIX.sub("", line)
+        line = _strip_quotes(line.strip()).strip()
+        if line == before:
+            break
+    return finish_sentence(line)
+
+
+class LLMQA2D:
+    """QA2D by few-shot prompting a chat model: one request per pair, run concurrently and cached."""
+
+    def __init__(self, config: LLMQA2DConfig, llm: OpenAIChatLLM | None = None) -> None:
+        self.config = config
+        if llm is None:
+            chat_fields = set(OpenAIChatConfig.model_fields)
+            llm = OpenAIChatLLM(OpenAIChatConfig(**config.model_dump(include=chat_fields)))
+        self.llm = llm
+        prompt_id = fingerprint(config.system_prompt, [e.model_dump() for e in config.examples])[:10]
+        self.model_id = f"llm:{llm.model_id}#{prompt_id}"
+
+    def __repr__(self) -> str:
+        return f"LLMQA2D(llm={self.llm!r}, examples={len(self.config.examples)})"
+
+    @staticmethod
+    def _user(question: str, answer: str) -> str:
+        return f"Question: {question.strip()}\nAnswer: {answer.strip()}"
+
+    def messages(self, request: QA2DRequest) -> list[Message]:
+        msgs: list[Message] = [{"role": "system", "content": self.config.system_prompt}]
+        for ex in self.config.examples:
+            msgs.append({"role": "user", "content": self._user(ex.question, ex.answer)})
+            msgs.append({"role": "assistant", "content": ex.claim})
+        msgs.append({"role": "user", "content": self._user(request.question, request.answer)})
+        return msgs
+
+    def convert(self, requests: Sequence[QA2DRequest]) -> list[QA2DResult]:
+        outputs = self.llm.complete([self.messages(r) for r in requests])
+        claims = [parse_claim(out) for out in outputs]
+        return [QA2DResult(text=c) if c else QA2DResult(text=None, reason="llm_empty_output") for c in claims]
+
+
+@registry.register("qa2d", "llm", LLMQA2DConfig)
+def build_llm_qa2d(config: LLMQA2DConfig) -> LLMQA2D:
+    """QA2D by few-shot prompting an OpenAI-compatible chat model."""
+    return LLMQA2D(config)

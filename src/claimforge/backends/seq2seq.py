@@ -1,0 +1,209 @@
+"""Text-to-text generation with a Hugging Face encoder-decoder (BART, T5): batched, deterministic, cached.
+Also the ``hf-seq2seq`` QA2D converter, which feeds "question + answer" to a QA2D model such as BART-QA2D.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from claimforge.backends.llm import finish_sentence
+from claimforge.cache import DiskCache, default_cache_dir, fingerprint
+from claimforge.generate.base import QA2DRequest, QA2DResult
+from claimforge.registry import ComponentConfig, registry
+
+_PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
+
+
+class ModelLoadError(RuntimeError):
+    """The model could not be loaded (missing, or only available as pickled weights)."""
+
+
+def _check_safetensors(directory: Path) -> None:
+    if any(directory.glob("*.safetensors")):
+        return
+    pickled = sorted(p.name for p in directory.iterdir() if p.name.endswith(_PICKLE_SUFFIXES))
+    found = f"found only {', '.join(pickled)}" if pickled else "found no weight files"
+    raise ModelLoadError(
+        f"{directory} has no safetensors weights ({found}). claimforge loads models only from "
+        "*.safetensors files and never unpickles .bin/.pt checkpoints; convert the model to safetensors "
+        "(re-save it with save_pretrained in an environment you trust) or use a model that ships them."
+    )
+
+
+@functools.lru_cache(maxsize=2)
+def _load_seq2seq(path: str, device: str) -> tuple[Any, Any]:
+    """Tokenizer and model, loaded once per process per (path, device); safetensors only."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+    local = Path(path)
+    if local.is_dir():
+        _check_safetensors(local)
+    elif local.exists():
+        raise ModelLoadError(f"seq2seq model path {path!r} is a file; give the model directory")
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path)
+        model = AutoModelForSeq2SeqLM.from_pretrained(path, use_safetensors=True)
+    except OSError as e:
+        raise ModelLoadError(
+            f"could not load seq2seq model {path!r} (a local directory or a cached Hugging Face model "
+            f"with safetensors weights is needed; pickled .bin weights are refused): {e}"
+        ) from e
+    model.to(device)
+    model.eval()
+    return tokenizer, model
+
+
+def _resolve(model: str) -> str:
+    """An existing local path becomes absolute (one process-wide load per directory); names pass."""
+    path = Path(model).expanduser()
+    return str(path.resolve()) if path.exists() else model
+
+
+def _weights_tag(path: str) -> str:
+    """Size and mtime of a local model's weights, so the cache notices a retrained model in place."""
+    directory = Path(path)
+    if not directory.is_dir():
+        return ""
+    stats = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in directory.glob("*.safetensors"))
+    return fingerprint(stats)[:16] if stats else ""
+
+
+class HFSeq2SeqConfig(ComponentConfig):
+    model: str
+    device: str = "cpu"
+    batch_size: int = Field(default=16, ge=1)
+    max_input_tokens: int = Field(default=256, ge=1)
+    max_new_tokens: int = Field(default=64, ge=1)
+    num_beams: int = Field(default=4, ge=1)
+    cache_dir: str | None = None
+    use_cache: bool = True
+
+
+class HFSeq2Seq:
+    """Deterministic (greedy or beam search) generation from an ``AutoModelForSeq2SeqLM``.
+
+    Texts are deduplicated, looked up in the on-disk cache, and the rest generated in batches of
+    similar length (less padding); the output has one string per input, in order.
+    """
+
+    def __init__(self, config: HFSeq2SeqConfig) -> None:
+        self.config = config
+        self.model_id = config.model
+        self._path = _resolve(config.model)
+        self._tag = _weights_tag(self._path)
+        cache_dir = (config.cache_dir or default_cache_dir()) if config.use_cache else None
+        self._cache = DiskCache(cache_dir, "seq2seq")
+
+    def __repr__(self) -> str:
+        c = self.config
+        return f"HFSeq2Seq(model={c.model!r}, device={c.device!r}, num_beams={c.num_beams})"
+
+    @property
+    def components(self) -> tuple[Any, Any]:
+        """``(tokenizer, model)``, loaded on first use."""
+        return _load_seq2seq(self._path, self.config.device)
+
+    def _key(self, text: str) -> str:
+        c = self.config
+        params = (c.max_input_tokens, c.max_new_tokens, c.num_beams)
+        return fingerprint("seq2seq", self.model_id, self._tag, params, text)
+
+    def _generate_batch(self, batch: list[str]) -> list[str]:
+        import torch
+
+        tokenizer, model = self.components
+        c = self.config
+        enc = tokenizer(
+            batch, padding=True, truncation=True, max_length=c.max_input_tokens, return_tensors="pt"
+        )
+        with torch.inference_mode():
+            out = model.generate(
+                input_ids=enc["input_ids"].to(model.device),
+                attention_mask=enc["attention_mask"].to(model.device),
+                max_new_tokens=c.max_new_tokens,
+                num_beams=c.num_beams,
+                do_sample=False,
+            )
+        return [t.strip() for t in tokenizer.batch_decode(out, skip_special_tokens=True)]
+
+    def generate(self, texts: Sequence[str], progress: Callable[[int, int], Any] | None = None) -> list[str]:
+        keys = [self._key(t) for t in texts]
+        text_of = dict(zip(keys, texts, strict=True))
+        outputs = {k: v.decode("utf-8") for k, v in self._cache.get_many(list(text_of)).items()}
+        todo = sorted((k for k in text_of if k not in outputs), key=lambda k: len(text_of[k]))
+        done = len(outputs)
+        if progress is not None:
+            progress(done, len(text_of))
+        size = self.config.batch_size
+        for i in range(0, len(todo), size):
+            part = todo[i : i + size]
+            new = dict(zip(part, self._generate_batch([text_of[k] for k in part]), strict=True))
+            outputs.update(new)
+            self._cache.put_many({k: v.encode("utf-8") for k, v in new.items()})
+            done += len(part)
+            if progress is not None:
+                progress(done, len(text_of))
+        return [outputs[k] for k in keys]
+
+
+@registry.register("seq2seq", "hf", HFSeq2SeqConfig)
+def build_hf_seq2seq(config: HFSeq2SeqConfig) -> HFSeq2Seq:
+    """A local Hugging Face encoder-decoder (BART, T5, ...), safetensors only."""
+    return HFSeq2Seq(config)
+
+
+class HFSeq2SeqQA2DConfig(HFSeq2SeqConfig):
+    # How a pair becomes the model input. The default, question and answer joined by a space, is the
+    # input of the BART-QA2D model used by the Multi2Claim paper; other QA2D models were trained on
+    # other formats (e.g. "question: {question} answer: {answer}"), so check the model card and set it.
+    input_template: str = "{question} {answer}"
+
+    @field_validator("input_template")
+    @classmethod
+    def _placeholders(cls, v: str) -> str:
+        try:
+            v.format(question="q", answer="a")
+        except (KeyError, IndexError, ValueError) as e:
+            raise ValueError(
+                f"input_template may use only {{question}} and {{answer}} (got {v!r}: {e!r})"
+            ) from None
+        if "{question}" not in v or "{answer}" not in v:
+            raise ValueError(f"input_template must contain {{question}} and {{answer}} (got {v!r})")
+        return v
+
+
+class HFSeq2SeqQA2D:
+    """QA2D with a seq2seq model: ``input_template`` -> generated sentence -> tidied claim."""
+
+    def __init__(self, config: HFSeq2SeqQA2DConfig) -> None:
+        self.config = config
+        base_fields = set(HFSeq2SeqConfig.model_fields)
+        self.backend = HFSeq2Seq(HFSeq2SeqConfig(**config.model_dump(include=base_fields)))
+        c = config
+        setup = fingerprint(c.input_template, c.max_input_tokens, c.max_new_tokens, c.num_beams)[:10]
+        self.model_id = f"hf-seq2seq:{c.model}#{setup}"
+
+    def __repr__(self) -> str:
+        return f"HFSeq2SeqQA2D(backend={self.backend!r}, input_template={self.config.input_template!r})"
+
+    def convert(self, requests: Sequence[QA2DRequest]) -> list[QA2DResult]:
+        template = self.config.input_template
+        inputs = [template.format(question=r.question.strip(), answer=r.answer.strip()) for r in requests]
+        claims = [finish_sentence(out) for out in self.backend.generate(inputs)]
+        return [
+            QA2DResult(text=c) if c else QA2DResult(text=None, reason="seq2seq_empty_output") for c in claims
+        ]
+
+
+@registry.register("qa2d", "hf-seq2seq", HFSeq2SeqQA2DConfig)
+def build_hf_seq2seq_qa2d(config: HFSeq2SeqQA2DConfig) -> HFSeq2SeqQA2D:
+    """QA2D with a local seq2seq model (e.g. BART-QA2D), input built from ``input_template``."""
+    return HFSeq2SeqQA2D(config)

@@ -1,0 +1,192 @@
+"""The Hugging Face seq2seq backend on a tiny random T5 built here (no download)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from claimforge.backends.seq2seq import HFSeq2Seq, HFSeq2SeqConfig, ModelLoadError
+from claimforge.generate.base import QA2DRequest, QA2DResult
+from claimforge.registry import RegistryError, registry
+
+SENTENCES = [
+    "what do neurons pass to the next neuron",
+    "neurotransmitters",
+    "which gas do plants absorb from the air",
+    "carbon dioxide",
+    "what is the powerhouse of the cell",
+    "mitochondria",
+    "neurons pass neurotransmitters to the next neuron .",
+] + [" ".join(f"w{i}" for i in range(j, j + 10)) for j in range(0, 100, 10)]
+
+# Mixed lengths (so a batch needs padding), and a duplicate.
+TEXTS = [
+    "what do neurons pass to the next neuron neurotransmitters",
+    "mitochondria",
+    "which gas w1 w2 w3",
+    "w5 w77 carbon dioxide w40 w41 w42 w43 w44 w45",
+    "w9",
+    "mitochondria",
+]
+
+
+def _save_tiny_model(directory: Path) -> None:
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast, T5Config, T5ForConditionalGeneration
+
+    tok = Tokenizer(models.WordLevel(unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tok.train_from_iterator(SENTENCES, trainers.WordLevelTrainer(special_tokens=["<pad>", "</s>", "<unk>"]))
+    tok.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>"
+    )
+    config = T5Config(  # type: ignore[call-arg]
+        vocab_size=tokenizer.vocab_size,
+        d_model=16,
+        d_ff=32,
+        d_kv=8,
+        num_layers=1,
+        num_decoder_layers=1,
+        num_heads=2,
+        pad_token_id=0,
+        eos_token_id=1,
+        decoder_start_token_id=0,
+        tie_word_embeddings=False,
+    )
+    torch.manual_seed(0)
+    model = T5ForConditionalGeneration(config)
+    with torch.no_grad():
+        # Zero logits for <pad>, </s>, <unk> so the random model emits words (not an empty string).
+        model.lm_head.weight[:3] = 0
+    model.save_pretrained(directory, safe_serialization=True)
+    tokenizer.save_pretrained(directory)
+
+
+@pytest.fixture(scope="module")
+def tiny_t5(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    import torch
+
+    # One intra-op thread: for a model this small, thread hand-offs cost far more than the maths,
+    # and the other core may be busy.
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    directory = tmp_path_factory.mktemp("tiny-t5")
+    _save_tiny_model(directory)
+    assert list(directory.glob("*.safetensors"))
+    yield directory
+    torch.set_num_threads(threads)
+
+
+def _backend(path: Path, **kw: object) -> HFSeq2Seq:
+    params: dict[str, object] = {"model": str(path), "max_new_tokens": 6, "use_cache": False, **kw}
+    return HFSeq2Seq(HFSeq2SeqConfig(**params))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("num_beams", [1, 4])
+def test_batched_equals_one_by_one(tiny_t5: Path, num_beams: int) -> None:
+    batched = _backend(tiny_t5, batch_size=4, num_beams=num_beams).generate(TEXTS)
+    single = _backend(tiny_t5, batch_size=1, num_beams=num_beams)
+    one_by_one = [single.generate([t])[0] for t in TEXTS]
+    assert len(batched) == len(TEXTS)
+    assert batched == one_by_one
+    assert batched[1] == batched[5]
+    assert len(set(batched)) > 1, "the tiny model should not answer every input the same way"
+    assert all(out for out in batched)
+
+
+def test_deterministic_and_empty_batch(tiny_t5: Path) -> None:
+    backend = _backend(tiny_t5)
+    assert backend.generate(TEXTS) == backend.generate(TEXTS)
+    assert backend.generate([]) == []
+
+
+def test_disk_cache_skips_the_model(tiny_t5: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    backend = _backend(tiny_t5, use_cache=True, cache_dir=str(tmp_path))
+    seen: list[tuple[int, int]] = []
+    first = backend.generate(TEXTS, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (5, 5)  # five distinct texts
+
+    _, model = backend.components
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the model ran although every text was cached")
+
+    monkeypatch.setattr(model, "generate", boom)
+    again = _backend(tiny_t5, use_cache=True, cache_dir=str(tmp_path))  # a fresh object, same disk cache
+    assert again.generate(list(reversed(TEXTS))) == list(reversed(first))
+    # Different generation settings are a different cache entry, so they do run the model.
+    with pytest.raises(AssertionError, match="cached"):
+        _backend(tiny_t5, use_cache=True, cache_dir=str(tmp_path), num_beams=2).generate(TEXTS[:1])
+
+
+def test_registry_builds_the_qa2d_converter(tiny_t5: Path) -> None:
+    qa2d = registry.build("qa2d", {"name": "hf-seq2seq", "model": str(tiny_t5), "max_new_tokens": 5})
+    requests = [
+        QA2DRequest(question="What do neurons pass to the next neuron?", answer="neurotransmitters"),
+        QA2DRequest(question="what is the powerhouse of the cell", answer="mitochondria"),
+    ]
+    results = qa2d.convert(requests)
+    assert len(results) == 2
+    assert all(isinstance(r, QA2DResult) for r in results)
+    for r in results:
+        assert r.text is not None and r.text[0].isupper() and r.text[-1] in ".!?"
+    assert qa2d.model_id.startswith("hf-seq2seq:")
+
+    seq2seq = registry.build("seq2seq", {"name": "hf", "model": str(tiny_t5)})
+    assert isinstance(seq2seq, HFSeq2Seq)
+
+
+def test_qa2d_template_and_empty_output(tiny_t5: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    qa2d = registry.build(
+        "qa2d", {"name": "hf-seq2seq", "model": str(tiny_t5), "input_template": "q: {question} a: {answer}"}
+    )
+    seen: list[str] = []
+
+    def fake_generate(texts: list[str], progress: object = None) -> list[str]:
+        seen.extend(texts)
+        return ["  mRNA is made in the nucleus ", "   ", "the answer is 42"]
+
+    monkeypatch.setattr(qa2d.backend, "generate", fake_generate)
+    results = qa2d.convert([QA2DRequest(question=" Q1? ", answer="A1")] * 3)
+    assert seen == ["q: Q1? a: A1"] * 3
+    assert results[0].text == "mRNA is made in the nucleus."
+    assert results[1] == QA2DResult(text=None, reason="seq2seq_empty_output")
+    assert results[2].text == "The answer is 42."
+
+
+def test_bad_template_is_a_config_error(tiny_t5: Path) -> None:
+    with pytest.raises(RegistryError, match="input_template"):
+        registry.build("qa2d", {"name": "hf-seq2seq", "model": str(tiny_t5), "input_template": "{context}"})
+    with pytest.raises(RegistryError, match="extra|not permitted"):
+        registry.build("qa2d", {"name": "hf-seq2seq", "model": str(tiny_t5), "temperature": 0.7})
+
+
+def test_refuses_pickled_weights(tiny_t5: Path, tmp_path: Path) -> None:
+    pickled = tmp_path / "pickled"
+    pickled.mkdir()
+    for f in tiny_t5.iterdir():
+        if not f.name.endswith(".safetensors"):
+            (pickled / f.name).write_bytes(f.read_bytes())
+    (pickled / "pytorch_model.bin").write_bytes(b"not really a checkpoint; must never be opened")
+    with pytest.raises(ModelLoadError, match=r"no safetensors weights.*pytorch_model\.bin"):
+        _backend(pickled).generate(["hello"])
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ModelLoadError, match="no safetensors weights"):
+        _backend(empty).generate(["hello"])
+
+
+def test_importing_the_backends_loads_no_model() -> None:
+    code = (
+        "import sys, claimforge.backends.seq2seq, claimforge.backends.llm; "
+        "print([m for m in ('torch', 'transformers') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
