@@ -5,6 +5,7 @@ Shared by ``claimforge build`` and ``claimforge demo``; the CLI only parses opti
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import platform
@@ -27,10 +28,8 @@ from claimforge.registry import registry
 def _versions() -> dict[str, str]:
     out = {"claimforge": __version__, "python": platform.python_version()}
     for pkg in ("spacy", "torch", "sentence-transformers", "transformers", "numpy"):
-        try:
+        with contextlib.suppress(metadata.PackageNotFoundError):
             out[pkg] = metadata.version(pkg)
-        except metadata.PackageNotFoundError:
-            pass
     return out
 
 
@@ -55,8 +54,15 @@ def _counted(records: Iterable[MCQItem | Reject], tick: Any) -> Iterator[MCQItem
     tick(n, n)
 
 
-def run_build(recipe: dict[str, Any], out: Path, *, limit: int | None = None, skip_bad: bool = False,
-              progress: Progress | None = None, command: str = "") -> dict[str, Any]:
+def run_build(
+    recipe: dict[str, Any],
+    out: Path,
+    *,
+    limit: int | None = None,
+    skip_bad: bool = False,
+    progress: Progress | None = None,
+    command: str = "",
+) -> dict[str, Any]:
     """Build the dataset a recipe describes into ``out``; returns the manifest."""
     progress = progress or SilentProgress()
     started = time.time()
@@ -89,8 +95,12 @@ def run_build(recipe: dict[str, Any], out: Path, *, limit: int | None = None, sk
         "command": command,
         "pipeline": spec["name"],
         "recipe": recipe,
-        "input": {"reader": reader_spec, "sha256": _file_sha256(str(reader_spec.get("path", ""))),
-                  "limit": limit, "skip_bad": skip_bad},
+        "input": {
+            "reader": reader_spec,
+            "sha256": _file_sha256(str(reader_spec.get("path", ""))),
+            "limit": limit,
+            "skip_bad": skip_bad,
+        },
         "components": result.components,
         "versions": _versions(),
         "started": datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
@@ -100,7 +110,8 @@ def run_build(recipe: dict[str, Any], out: Path, *, limit: int | None = None, sk
     timings["total"] = time.time() - started
     manifest["counts"] = {k: stats[k] for k in ("items_in", "items_used", "items_rejected", "examples", "labels")}
     manifest["timings_s"] = {k: round(v, 2) for k, v in timings.items()}
-    manifest["files"] = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()
-                               and not p.name.startswith("."))
+    manifest["files"] = sorted(
+        str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and not p.name.startswith(".")
+    )
     write_json(out / "manifest.json", manifest)
     return manifest

@@ -6,7 +6,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -24,13 +24,13 @@ app = typer.Typer(
     "  claimforge build multi2claim --input sciq:../shared/data/sciq/train.json --out out/gsci\n\n"
     "  claimforge build multi2claim --input medbullets:data/medbullets_op4.csv --out out/med "
     "--set min_evidence_words=30\n\n"
-    "  claimforge qa2d \"What do neurons pass to the next neuron?\" neurotransmitters",
+    '  claimforge qa2d "What do neurons pass to the next neuron?" neurotransmitters',
 )
 console = Console(stderr=True)
 DEMO_SAMPLE = Path(__file__).resolve().parent / "data" / "demo_sciq.json"
 
 
-def _setup_env(cache_dir: Optional[Path], no_cache: bool) -> None:
+def _setup_env(cache_dir: Path | None, no_cache: bool) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     if cache_dir is not None:
@@ -42,8 +42,15 @@ def _fail(msg: str) -> None:
     raise typer.Exit(2)
 
 
-def _build(recipe_name: str, input_spec: Optional[str], out: Path, limit: Optional[int], sets: list[str],
-           skip_bad: bool, no_cache: bool) -> None:
+def _build(
+    recipe_name: str,
+    input_spec: str | None,
+    out: Path,
+    limit: int | None,
+    sets: list[str],
+    skip_bad: bool,
+    no_cache: bool,
+) -> None:
     from claimforge.build import run_build
     from claimforge.io.mcq import InputError, reader_from_spec
     from claimforge.progress import RichProgress
@@ -76,11 +83,11 @@ def _build(recipe_name: str, input_spec: Optional[str], out: Path, limit: Option
 def build(
     recipe: Annotated[str, typer.Argument(help=f"recipe name ({', '.join(recipe_names())}) or YAML path")],
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")],
-    input: Annotated[Optional[str], typer.Option("--input", "-i", help="NAME:PATH, e.g. sciq:train.json")] = None,
-    limit: Annotated[Optional[int], typer.Option(help="read only the first N records")] = None,
+    input: Annotated[str | None, typer.Option("--input", "-i", help="NAME:PATH, e.g. sciq:train.json")] = None,
+    limit: Annotated[int | None, typer.Option(help="read only the first N records")] = None,
     set_: Annotated[list[str], typer.Option("--set", help="override a recipe key: key.sub=value")] = [],  # noqa: B006
     skip_bad: Annotated[bool, typer.Option("--skip-bad", help="malformed records become rejects")] = False,
-    cache_dir: Annotated[Optional[Path], typer.Option(help="cache directory (default ~/.cache/claimforge)")] = None,
+    cache_dir: Annotated[Path | None, typer.Option(help="cache directory (default ~/.cache/claimforge)")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="do not read or write the cache")] = False,
 ) -> None:
     """Build a dataset from a recipe.
@@ -94,7 +101,7 @@ def build(
 @app.command()
 def demo(
     out: Annotated[Path, typer.Option("--out", "-o", help="output directory")] = Path("claimforge-demo"),
-    cache_dir: Annotated[Optional[Path], typer.Option(help="cache directory")] = None,
+    cache_dir: Annotated[Path | None, typer.Option(help="cache directory")] = None,
 ) -> None:
     """Build a small Multi2Claim dataset from the sample shipped with the package (offline, < 1 minute)."""
     _setup_env(cache_dir, False)

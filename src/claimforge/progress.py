@@ -28,9 +28,11 @@ class RichProgress:
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
-            Progress as _Progress,
             TextColumn,
             TimeElapsedColumn,
+        )
+        from rich.progress import (
+            Progress as _Progress,
         )
 
         self._progress = _Progress(

@@ -12,11 +12,17 @@ from claimforge.records import Label, MCQItem, Reject, SourceRef
 FILLER = " ".join(["Cells are the basic units of living things and carry out many processes."] * 5)
 
 
-def item(i: int, question: str, answer: str, distractors: list[str], explanation: str | None,
-         **meta: Any) -> MCQItem:
+def item(i: int, question: str, answer: str, distractors: list[str], explanation: str | None, **meta: Any) -> MCQItem:
     ref = SourceRef(dataset="t", path="t.jsonl", line=i + 1, item_id=f"t:{i}")
-    return MCQItem(id=f"t:{i}", question=question, options=(answer, *distractors), answer_index=0,
-                   explanation=explanation, ref=ref, meta=meta)
+    return MCQItem(
+        id=f"t:{i}",
+        question=question,
+        options=(answer, *distractors),
+        answer_index=0,
+        explanation=explanation,
+        ref=ref,
+        meta=meta,
+    )
 
 
 class FakeQA2D:
@@ -44,10 +50,16 @@ def make(**cfg: Any) -> Multi2Claim:
 
 def corpus() -> list[MCQItem]:
     return [
-        item(0, "What stores DNA?", "nucleus", ["ribosome", "nucleolus", "vacuole"],
-             "The nucleus stores DNA. " + FILLER),
-        item(1, "What makes energy?", "mitochondria", ["chloroplast", "ribosome", "mitochondrion"],
-             "Mitochondria make energy. " + FILLER),
+        item(
+            0, "What stores DNA?", "nucleus", ["ribosome", "nucleolus", "vacuole"], "The nucleus stores DNA. " + FILLER
+        ),
+        item(
+            1,
+            "What makes energy?",
+            "mitochondria",
+            ["chloroplast", "ribosome", "mitochondrion"],
+            "Mitochondria make energy. " + FILLER,
+        ),
         item(2, "What makes proteins?", "ribosome", ["nucleus", "lysosome"], "Ribosomes make proteins. " + FILLER),
         item(3, "What digests waste?", "lysosome", ["golgi"], "Lysosomes digest waste. " + FILLER),
     ]
@@ -95,8 +107,13 @@ def test_filters_and_accounting() -> None:
     res = make().build([*items, bad])
     reasons = {r.item_id: r.reason for r in res.rejects if r.scope == "item"}
     assert reasons == {
-        "t:10": "empty_question", "t:11": "no_distractors", "t:12": "short_evidence", "t:13": "no_explanation",
-        "t:14": "duplicate_evidence", "t:15": "multiple_correct_options", "t:16": "no_question_form",
+        "t:10": "empty_question",
+        "t:11": "no_distractors",
+        "t:12": "short_evidence",
+        "t:13": "no_explanation",
+        "t:14": "duplicate_evidence",
+        "t:15": "multiple_correct_options",
+        "t:16": "no_question_form",
         "t:bad": "malformed_record",
     }
     assert res.n_input == len(items) + 1
@@ -120,8 +137,16 @@ def test_duplicate_ids_are_rejected_not_double_counted() -> None:
 
 
 def test_inverted_stems_swap_roles() -> None:
-    items = [item(0, "All of the following are organelles EXCEPT", "nucleus", ["ribosome", "nucleolus"],
-                  "Organelles include ribosomes. " + FILLER), *corpus()[1:]]
+    items = [
+        item(
+            0,
+            "All of the following are organelles EXCEPT",
+            "nucleus",
+            ["ribosome", "nucleolus"],
+            "Organelles include ribosomes. " + FILLER,
+        ),
+        *corpus()[1:],
+    ]
     res = make(balance=False).build(items)
     by = {(e.source_item_id, e.label): e for e in res.examples}
     assert by[("t:0", Label.REFUTED)].claim == "nucleus is listed."
@@ -144,3 +169,18 @@ def test_config_rejects_unknown_or_bad_values(bad: Any) -> None:
         Multi2ClaimConfig(nei_top_k="many")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         Multi2ClaimConfig(unknown_key=bad)  # type: ignore[call-arg]
+
+
+def test_answers_that_point_at_options_are_rejected() -> None:
+    items = [
+        *corpus(),
+        item(30, "Which are true?", "All of the above", ["x", "y"], FILLER + " more"),
+        item(31, "Which apply?", "Both a and c", ["x", "y"], FILLER + " again"),
+    ]
+    res = make(balance=False).build(items)
+    reasons = {r.item_id: r.reason for r in res.rejects if r.scope == "item"}
+    assert reasons == {"t:30": "answer_refers_to_options", "t:31": "answer_refers_to_options"}
+    it = item(32, "Q?", "alpha", ["None of the above", "beta"], FILLER)
+    from claimforge.generate.multi2claim import _distractors
+
+    assert _distractors(it) == ["beta"]

@@ -16,38 +16,66 @@ def conv():  # type: ignore[no-untyped-def]
 
 CASES = [
     # wh-subject, agreement with a plural answer
-    ("What helps cells take up glucose from the blood?", "insulin",
-     "Insulin helps cells take up glucose from the blood."),
-    ("What makes up most of the mass of an atom?", "protons and neutrons",
-     "Protons and neutrons make up most of the mass of an atom."),
+    (
+        "What helps cells take up glucose from the blood?",
+        "insulin",
+        "Insulin helps cells take up glucose from the blood.",
+    ),
+    (
+        "What makes up most of the mass of an atom?",
+        "protons and neutrons",
+        "Protons and neutrons make up most of the mass of an atom.",
+    ),
     # do-support: subject-aux inversion undone, verb inflected from "do"
-    ("What do neurons pass to the next neuron?", "neurotransmitters",
-     "Neurons pass neurotransmitters to the next neuron."),
+    (
+        "What do neurons pass to the next neuron?",
+        "neurotransmitters",
+        "Neurons pass neurotransmitters to the next neuron.",
+    ),
     ("What does the heart pump through the body?", "blood", "The heart pumps blood through the body."),
     # copular wh-predicate
-    ("What is the study of chemical processes in living things?", "biochemistry",
-     "The study of chemical processes in living things is biochemistry."),
+    (
+        "What is the study of chemical processes in living things?",
+        "biochemistry",
+        "The study of chemical processes in living things is biochemistry.",
+    ),
     # passive naming: "... called?" / "known as"
-    ("What is the process of the fusion of a sperm and an egg called?", "fertilization",
-     "The process of the fusion of a sperm and an egg is called fertilization."),
+    (
+        "What is the process of the fusion of a sperm and an egg called?",
+        "fertilization",
+        "The process of the fusion of a sperm and an egg is called fertilization.",
+    ),
     ("What are alloys of mercury known as?", "amalgams", "Alloys of mercury are known as amalgams."),
     # in-situ wh and declarative stems
-    ("Vertebrates with four limbs are also called what?", "tetrapods",
-     "Vertebrates with four limbs are also called tetrapods."),
-    ("Plants that live in the desert are called?", "xerophytes", "Plants that live in the desert are called xerophytes."),
+    (
+        "Vertebrates with four limbs are also called what?",
+        "tetrapods",
+        "Vertebrates with four limbs are also called tetrapods.",
+    ),
+    (
+        "Plants that live in the desert are called?",
+        "xerophytes",
+        "Plants that live in the desert are called xerophytes.",
+    ),
     ("All living things need air and this to survive?", "water", "All living things need air and water to survive."),
     # fill in the blank
     ("The _____ is the powerhouse of the cell.", "mitochondrion", "The mitochondrion is the powerhouse of the cell."),
     # which of the following
-    ("Which of the following is the largest planet in the solar system?", "jupiter",
-     "Jupiter is the largest planet in the solar system."),
+    (
+        "Which of the following is the largest planet in the solar system?",
+        "jupiter",
+        "Jupiter is the largest planet in the solar system.",
+    ),
     # stranded preposition
     ("What are cells made of?", "molecules", "Cells are made of molecules."),
     # where / how many / imperative
     ("Where do plants store starch?", "in the roots", "Plants store starch in the roots."),
     ("How many chambers does the human heart have?", "four", "The human heart has four chambers."),
-    ("Name the gas that plants release during photosynthesis.", "oxygen",
-     "The gas that plants release during photosynthesis is oxygen."),
+    (
+        "Name the gas that plants release during photosynthesis.",
+        "oxygen",
+        "The gas that plants release during photosynthesis is oxygen.",
+    ),
 ]
 
 
@@ -84,11 +112,13 @@ def test_empty_inputs_become_reasons(conv) -> None:  # type: ignore[no-untyped-d
 
 
 def test_yes_no_and_alternatives(conv) -> None:  # type: ignore[no-untyped-def]
-    res = conv.convert([
-        QA2DRequest(question="Is a tomato a fruit?", answer="yes"),
-        QA2DRequest(question="Is a whale a fish?", answer="no"),
-        QA2DRequest(question="Are chloroplasts found in plant or animal cells?", answer="plant cells"),
-    ])
+    res = conv.convert(
+        [
+            QA2DRequest(question="Is a tomato a fruit?", answer="yes"),
+            QA2DRequest(question="Is a whale a fish?", answer="no"),
+            QA2DRequest(question="Are chloroplasts found in plant or animal cells?", answer="plant cells"),
+        ]
+    )
     assert [r.text for r in res] == [
         "A tomato is a fruit.",
         "A whale is not a fish.",
@@ -109,3 +139,4 @@ def test_finish() -> None:
     assert finish("the cell  is small ,") == "The cell is small."
     assert finish("mRNA carries codons") == "mRNA carries codons."
     assert finish("x is y .") == "X is y."
+    assert finish("  ,; ") == ""

@@ -77,10 +77,7 @@ def test_reader_from_spec(tmp_path: Path) -> None:
 
 def test_normalisation() -> None:
     assert normalize_text("  What \t is\n this?\u00a0 ") == "What is this?"
-    assert (
-        normalize_explanation(" One  line.\r\n\r\n\n  Two\t\tlines. \n Three ")
-        == "One line.\nTwo lines.\nThree"
-    )
+    assert normalize_explanation(" One  line.\r\n\r\n\n  Two\t\tlines. \n Three ") == "One line.\nTwo lines.\nThree"
     assert strip_choice_prefixes(["A. x", "B) y", "(C) z", "D."]) == ("x", "y", "z", "")
     # only when every choice carries its own position's letter
     assert strip_choice_prefixes(["B. cereus", "E. coli"]) == ("B. cereus", "E. coli")
@@ -127,9 +124,7 @@ def test_sciq_fields_order_ids_and_lines(tmp_path: Path) -> None:
     assert set(first.options) == {"mesophilic organisms", "protozoa", "gymnosperms", "viruses"}
     assert first.explanation == "Mesophiles grow best in moderate temperature.\nThey make cheese."
     assert items[1].explanation is None
-    assert (
-        items[2].distractors.count("") == 1 and "" in items[2].options
-    )  # empty distractor kept, not a read error
+    assert items[2].distractors.count("") == 1 and "" in items[2].options  # empty distractor kept, not a read error
     order = ["correct_answer", "distractor1", "distractor2", "distractor3"]
     for item, rec in zip(items, raw, strict=True):
         assert item.answer == normalize_text(rec["correct_answer"])
@@ -140,9 +135,7 @@ def test_sciq_fields_order_ids_and_lines(tmp_path: Path) -> None:
 
 
 def test_sciq_answer_position_varies() -> None:
-    positions = Counter(
-        sciq_option_order(f"question number {i}?").index("correct_answer") for i in range(400)
-    )
+    positions = Counter(sciq_option_order(f"question number {i}?").index("correct_answer") for i in range(400))
     assert set(positions) == {0, 1, 2, 3}
     assert min(positions.values()) > 60
 
@@ -164,9 +157,7 @@ def test_sciq_missing_answer_and_malformed_records(tmp_path: Path) -> None:
     path.write_text(json.dumps(recs, indent=1))
     with pytest.raises(InputError) as e:
         list(build("sciq", path).read())
-    assert (
-        "valid.json" in str(e.value) and "line 9" in str(e.value) and "expected a JSON object" in str(e.value)
-    )
+    assert "valid.json" in str(e.value) and "line 9" in str(e.value) and "expected a JSON object" in str(e.value)
     out = list(build("sciq", path).read(skip_bad=True))
     items, rejects = split(out)
     assert len(out) == len(recs) and len(items) == 2 and len(rejects) == 2
@@ -248,9 +239,7 @@ def test_medmcqa_official_layout_and_cop_base(tmp_path: Path) -> None:
     multi = {**OFFICIAL, "id": "m1", "choice_type": "multi", "cop": 1, "exp": None, "topic_name": None}
     unlabelled = {k: v for k, v in OFFICIAL.items() if k not in ("cop", "exp")} | {"id": "t1"}
     # the official release's .json files hold one object per line
-    path = write_jsonl(
-        tmp_path / "dev.json", [OFFICIAL, multi, unlabelled, {**OFFICIAL, "id": "z", "cop": 0}]
-    )
+    path = write_jsonl(tmp_path / "dev.json", [OFFICIAL, multi, unlabelled, {**OFFICIAL, "id": "z", "cop": 0}])
     out = list(build("medmcqa", path).read(skip_bad=True))
     items, rejects = split(out)
     first = items[0]
@@ -262,12 +251,7 @@ def test_medmcqa_official_layout_and_cop_base(tmp_path: Path) -> None:
     assert items[1].meta["choice_type"] == "multi" and items[1].answer == "Hyperplasia"
     assert items[1].explanation is None and items[1].meta["topic_name"] is None
     assert items[2].id == "medmcqa:t1" and items[2].answer_index is None
-    assert (
-        len(rejects) == 1
-        and rejects[0].ref
-        and rejects[0].ref.line == 4
-        and "out of range" in rejects[0].detail
-    )
+    assert len(rejects) == 1 and rejects[0].ref and rejects[0].ref.line == 4 and "out of range" in rejects[0].detail
     # Hugging Face's medmcqa: 0-based cop, -1 for the unlabelled test split
     hf_style = write_jsonl(tmp_path / "hf.jsonl", [OFFICIAL, {**OFFICIAL, "id": "u", "cop": -1}])
     zero = items_of(build("medmcqa", hf_style, cop_base=0))
@@ -281,9 +265,7 @@ def test_medmcqa_layouts_mix_and_duplicate_ids(tmp_path: Path) -> None:
     )
     items, rejects = split(list(build("medmcqa", path).read(skip_bad=True)))
     assert [i.answer for i in items] == ["b", "Atrophy"]
-    assert (
-        len(rejects) == 1 and "duplicate id" in rejects[0].detail and rejects[0].item_id == "medmcqa:mixed:2"
-    )
+    assert len(rejects) == 1 and "duplicate id" in rejects[0].detail and rejects[0].item_id == "medmcqa:mixed:2"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -450,12 +432,8 @@ def test_table_csv_auto_and_id_column(tmp_path: Path) -> None:
         ("auto", ["B", "2", "z"], ["y", "z", "z"]),
     ],
 )
-def test_table_answer_formats(
-    tmp_path: Path, fmt: str, answers: list[str], expected: list[str | None]
-) -> None:
-    rows = [
-        {"question": f"Q{n}", "o1": "x", "o2": "y", "o3": "z", "answer": a} for n, a in enumerate(answers)
-    ]
+def test_table_answer_formats(tmp_path: Path, fmt: str, answers: list[str], expected: list[str | None]) -> None:
+    rows = [{"question": f"Q{n}", "o1": "x", "o2": "y", "o3": "z", "answer": a} for n, a in enumerate(answers)]
     path = write_csv(tmp_path / "t.csv", rows)
     items = items_of(build("table", path, options=["o1", "o2", "o3"], answer_format=fmt))
     assert [i.answer for i in items] == expected
@@ -476,8 +454,7 @@ def test_table_answer_formats(
 )
 def test_table_bad_answers(tmp_path: Path, fmt: str, bad: str, message: str) -> None:
     rows = [
-        {"question": "Q", "o1": "x", "o2": "y", "o3": "z", "answer": a}
-        for a in ("1" if fmt != "letter" else "A", bad)
+        {"question": "Q", "o1": "x", "o2": "y", "o3": "z", "answer": a} for a in ("1" if fmt != "letter" else "A", bad)
     ]
     if fmt == "text" or fmt == "auto":
         rows[0]["answer"] = "x"

@@ -42,7 +42,7 @@ def resolve_model_path(name: str) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _load_sentence_transformer(path: str, device: str, max_seq_length: int | None) -> Any:
+def _load_sentence_transformer(path: str, device: str, max_seq_length: int | None, quantize: bool) -> Any:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from sentence_transformers import SentenceTransformer
@@ -50,6 +50,15 @@ def _load_sentence_transformer(path: str, device: str, max_seq_length: int | Non
     model = SentenceTransformer(path, device=device)
     if max_seq_length:
         model.max_seq_length = max_seq_length
+    if quantize:
+        # Dynamic int8 quantisation of the Linear layers: about 2x faster on CPU (docs/benchmarks.md).
+        import warnings
+
+        import torch
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
     return model
 
 
@@ -58,6 +67,7 @@ class SentenceTransformerConfig(ComponentConfig):
     batch_size: int = 64
     max_seq_length: int | None = 256
     device: str = "cpu"
+    quantize: bool = False  # dynamic int8 on CPU: faster, slightly different vectors
     cache_dir: str | None = None
     use_cache: bool = True
 
@@ -67,7 +77,7 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, config: SentenceTransformerConfig) -> None:
         self.config = config
-        self.model_id = f"{config.model}@{config.max_seq_length}"
+        self.model_id = f"{config.model}@{config.max_seq_length}" + ("+int8" if config.quantize else "")
         cache_dir = (config.cache_dir or default_cache_dir()) if config.use_cache else None
         self._cache = DiskCache(cache_dir, "embeddings")
         self.dim: int | None = None
@@ -75,7 +85,7 @@ class SentenceTransformerEmbedder:
     @property
     def model(self) -> Any:
         path = resolve_model_path(self.config.model)
-        return _load_sentence_transformer(path, self.config.device, self.config.max_seq_length)
+        return _load_sentence_transformer(path, self.config.device, self.config.max_seq_length, self.config.quantize)
 
     def embed(self, texts: Sequence[str], progress: Any = None) -> np.ndarray:
         keys = [fingerprint("emb", self.model_id, t) for t in texts]

@@ -19,7 +19,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from claimforge.cache import DiskCache, default_cache_dir, fingerprint
-from claimforge.generate.base import QA2DRequest, QA2DResult
+from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
 from claimforge.registry import ComponentConfig, registry
 
 log = logging.getLogger(__name__)
@@ -348,23 +348,6 @@ DEFAULT_EXAMPLES: tuple[FewShotExample, ...] = (
 class LLMQA2DConfig(OpenAIChatConfig):
     system_prompt: str = DEFAULT_SYSTEM_PROMPT
     examples: tuple[FewShotExample, ...] = DEFAULT_EXAMPLES
-
-
-def finish_sentence(text: str) -> str | None:
-    """Collapse whitespace, capitalise the first letter, end with punctuation; None if nothing is left.
-
-    A first word with inner capitals ("mRNA", "pH", "iPhone") keeps its case.
-    """
-    text = " ".join(text.split()).strip()
-    text = text.rstrip(",;:- ").strip()
-    if not any(ch.isalnum() for ch in text):
-        return None
-    first = text.split(" ", 1)[0]
-    if text[0].islower() and not any(ch.isupper() for ch in first[1:]):
-        text = text[0].upper() + text[1:]
-    if text[-1] not in ".!?":
-        text += "."
-    return text
 
 
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)

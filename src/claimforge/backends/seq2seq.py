@@ -12,9 +12,8 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from claimforge.backends.llm import finish_sentence
 from claimforge.cache import DiskCache, default_cache_dir, fingerprint
-from claimforge.generate.base import QA2DRequest, QA2DResult
+from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
 from claimforge.registry import ComponentConfig, registry
 
 _PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
@@ -121,9 +120,7 @@ class HFSeq2Seq:
 
         tokenizer, model = self.components
         c = self.config
-        enc = tokenizer(
-            batch, padding=True, truncation=True, max_length=c.max_input_tokens, return_tensors="pt"
-        )
+        enc = tokenizer(batch, padding=True, truncation=True, max_length=c.max_input_tokens, return_tensors="pt")
         with torch.inference_mode():
             out = model.generate(
                 input_ids=enc["input_ids"].to(model.device),
@@ -172,9 +169,7 @@ class HFSeq2SeqQA2DConfig(HFSeq2SeqConfig):
         try:
             v.format(question="q", answer="a")
         except (KeyError, IndexError, ValueError) as e:
-            raise ValueError(
-                f"input_template may use only {{question}} and {{answer}} (got {v!r}: {e!r})"
-            ) from None
+            raise ValueError(f"input_template may use only {{question}} and {{answer}} (got {v!r}: {e!r})") from None
         if "{question}" not in v or "{answer}" not in v:
             raise ValueError(f"input_template must contain {{question}} and {{answer}} (got {v!r})")
         return v
@@ -198,9 +193,7 @@ class HFSeq2SeqQA2D:
         template = self.config.input_template
         inputs = [template.format(question=r.question.strip(), answer=r.answer.strip()) for r in requests]
         claims = [finish_sentence(out) for out in self.backend.generate(inputs)]
-        return [
-            QA2DResult(text=c) if c else QA2DResult(text=None, reason="seq2seq_empty_output") for c in claims
-        ]
+        return [QA2DResult(text=c) if c else QA2DResult(text=None, reason="seq2seq_empty_output") for c in claims]
 
 
 @registry.register("qa2d", "hf-seq2seq", HFSeq2SeqQA2DConfig)

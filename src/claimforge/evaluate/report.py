@@ -46,8 +46,7 @@ def dataset_stats(examples: list[Example], rejects: list[Reject], n_input: int) 
         "items_used": used,
         "items_rejected": len(item_rejects),
         "reject_reasons": dict(Counter(f"{r.stage}:{r.reason}" for r in item_rejects).most_common()),
-        "example_losses": dict(Counter(f"{r.stage}:{r.reason}" for r in rejects if r.scope == "example")
-                               .most_common()),
+        "example_losses": dict(Counter(f"{r.stage}:{r.reason}" for r in rejects if r.scope == "example").most_common()),
     }
 
 
@@ -82,8 +81,14 @@ def plot_lengths(path: Path, examples: list[Example]) -> None:
     plt.close(fig)
 
 
-def render_report(title: str, stats: dict[str, Any], examples: list[Example], manifest: dict[str, Any],
-                  per_label: int = 10, seed: int = 0) -> str:
+def render_report(
+    title: str,
+    stats: dict[str, Any],
+    examples: list[Example],
+    manifest: dict[str, Any],
+    per_label: int = 10,
+    seed: int = 0,
+) -> str:
     lines = [f"# {title}", ""]
     lines += [
         f"- items in: **{stats['items_in']}** = used **{stats['items_used']}** + rejected "
@@ -127,8 +132,9 @@ def render_report(title: str, stats: dict[str, Any], examples: list[Example], ma
     return "\n".join(lines) + "\n"
 
 
-def write_report(out: Path, title: str, examples: list[Example], rejects: list[Reject], n_input: int,
-                 manifest: dict[str, Any]) -> dict[str, Any]:
+def write_report(
+    out: Path, title: str, examples: list[Example], rejects: list[Reject], n_input: int, manifest: dict[str, Any]
+) -> dict[str, Any]:
     stats = dataset_stats(examples, rejects, n_input)
     plot_lengths(out / "lengths.png", examples)
     with atomic_open(out / "report.md") as f:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
@@ -36,3 +37,24 @@ class QA2DConverter(Protocol):
     def convert(self, requests: Sequence[QA2DRequest]) -> list[QA2DResult]:
         """Convert a batch; the output has one result per request, in order."""
         ...
+
+
+def finish_sentence(text: str) -> str | None:
+    """Tidy a generated sentence: spacing around punctuation, a capital first letter (a first word with
+    inner capitals such as "mRNA" or "pH" keeps its case), capitals after inner sentence ends, and a
+    final period. None when nothing but punctuation is left."""
+    t = " ".join(text.split())
+    t = re.sub(r"\s+([,.;:!?%)])", r"\1", t)
+    t = re.sub(r"([(])\s+", r"\1", t)
+    t = re.sub(r"\s+'s\b", "'s", t)
+    t = t.rstrip(" ,;:-").strip()
+    if not any(ch.isalnum() for ch in t):
+        return None
+    first = t.split(" ", 1)[0]
+    if t[0].islower() and not any(ch.isupper() for ch in first[1:]):
+        t = t[0].upper() + t[1:]
+    # "... a physicist. his name is" -> ". His"; not after abbreviations such as "E. coli".
+    t = re.sub(r"(\w{3,}[.!?] )([a-z])(?=[a-z]* )", lambda m: m.group(1) + m.group(2).upper(), t)
+    if t[-1] not in ".!?":
+        t += "."
+    return t

@@ -8,6 +8,7 @@ explanation (top-k by embedding of answer + explanation) that does not mention t
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -99,12 +100,26 @@ class Multi2Claim:
         for item in candidates:
             key = _evidence_key(item.explanation or "")
             if cfg.unique_evidence == "drop_all" and evidence_count[key] > 1:
-                rejects.append(Reject(item_id=item.id, stage="filter", reason="duplicate_evidence",
-                                      detail=f"{evidence_count[key]} items share this explanation", ref=item.ref))
+                rejects.append(
+                    Reject(
+                        item_id=item.id,
+                        stage="filter",
+                        reason="duplicate_evidence",
+                        detail=f"{evidence_count[key]} items share this explanation",
+                        ref=item.ref,
+                    )
+                )
                 continue
             if cfg.unique_evidence == "keep_first" and key in seen_evidence:
-                rejects.append(Reject(item_id=item.id, stage="filter", reason="duplicate_evidence",
-                                      detail=f"same explanation as {seen_evidence[key]}", ref=item.ref))
+                rejects.append(
+                    Reject(
+                        item_id=item.id,
+                        stage="filter",
+                        reason="duplicate_evidence",
+                        detail=f"same explanation as {seen_evidence[key]}",
+                        ref=item.ref,
+                    )
+                )
                 continue
             seen_evidence.setdefault(key, item.id)
             kept.append(item)
@@ -118,6 +133,8 @@ class Multi2Claim:
             return "no_answer", "no keyed answer" if item.answer_index is None else "empty answer option"
         if cfg.single_answer and str(item.meta.get("choice_type", "single")).lower() == "multi":
             return "multiple_correct_options", "choice_type=multi"
+        if _OPTION_REF.match(item.answer):
+            return "answer_refers_to_options", item.answer
         if not _distractors(item):
             return "no_distractors", f"{len(item.options)} options"
         if not item.explanation or not item.explanation.strip():
@@ -148,18 +165,38 @@ class Multi2Claim:
         for item in kept:
             sup, ref, why = claims[item.id]
             if sup is None:
-                rejects.append(Reject(item_id=item.id, stage="qa2d", reason=why or "qa2d_failed",
-                                      detail=item.question[:200], ref=item.ref))
+                rejects.append(
+                    Reject(
+                        item_id=item.id,
+                        stage="qa2d",
+                        reason=why or "qa2d_failed",
+                        detail=item.question[:200],
+                        ref=item.ref,
+                    )
+                )
                 continue
             supported.append((item, sup.text))
             examples.append(self._example(item, Label.SUPPORTED, sup.text, item, {"polarity": sup.polarity}))
             if ref is None:
-                rejects.append(Reject(item_id=item.id, scope="example", stage="qa2d_refuted",
-                                      reason=why or "qa2d_failed", ref=item.ref))
+                rejects.append(
+                    Reject(
+                        item_id=item.id,
+                        scope="example",
+                        stage="qa2d_refuted",
+                        reason=why or "qa2d_failed",
+                        ref=item.ref,
+                    )
+                )
             else:
-                examples.append(self._example(item, Label.REFUTED, ref[1].text, item,
-                                              {"distractor": ref[0], "distractor_cosine": ref[2],
-                                               "polarity": ref[1].polarity}))
+                examples.append(
+                    self._example(
+                        item,
+                        Label.REFUTED,
+                        ref[1].text,
+                        item,
+                        {"distractor": ref[0], "distractor_cosine": ref[2], "polarity": ref[1].polarity},
+                    )
+                )
         with progress.stage("embed explanations") as tick:
             nei, nei_rejects = self._nei(supported, tick)
         examples.extend(nei)
@@ -229,8 +266,10 @@ class Multi2Claim:
     def _nei(self, supported: list[tuple[MCQItem, str]], tick: Any) -> tuple[list[Example], list[Reject]]:
         """Pair each supported claim with the most similar other explanation lacking the answer."""
         if len(supported) < 2:
-            return [], [Reject(item_id=it.id, scope="example", stage="nei", reason="too_few_items", ref=it.ref)
-                        for it, _ in supported]
+            return [], [
+                Reject(item_id=it.id, scope="example", stage="nei", reason="too_few_items", ref=it.ref)
+                for it, _ in supported
+            ]
         texts = [f"{it.answer} {it.explanation}" for it, _ in supported]
         vecs = self.embedder.embed(texts, progress=tick)
         hay = [content_lemmas(it.explanation or "") for it, _ in supported]
@@ -260,17 +299,26 @@ class Multi2Claim:
                         break
                 if chosen is None:
                     why = "no_evidence_without_answer_in_top_k" if needle else "answer_has_no_content_word"
-                    rejects.append(Reject(item_id=item.id, scope="example", stage="nei", reason=why,
-                                          detail=f"k={k}", ref=item.ref))
+                    rejects.append(
+                        Reject(item_id=item.id, scope="example", stage="nei", reason=why, detail=f"k={k}", ref=item.ref)
+                    )
                     continue
                 j, rank, cos = chosen
                 other = supported[j][0]
-                examples.append(self._example(item, Label.NOT_ENOUGH_INFO, claim, other,
-                                              {"evidence_rank": rank, "evidence_cosine": round(cos, 6)}))
+                examples.append(
+                    self._example(
+                        item,
+                        Label.NOT_ENOUGH_INFO,
+                        claim,
+                        other,
+                        {"evidence_rank": rank, "evidence_cosine": round(cos, 6)},
+                    )
+                )
         return examples, rejects
 
-    def _example(self, item: MCQItem, label: Label, claim: str, evidence_item: MCQItem,
-                 details: dict[str, Any]) -> Example:
+    def _example(
+        self, item: MCQItem, label: Label, claim: str, evidence_item: MCQItem, details: dict[str, Any]
+    ) -> Example:
         suffix = {Label.SUPPORTED: "S", Label.REFUTED: "R", Label.NOT_ENOUGH_INFO: "N"}[label]
         return Example(
             id=f"{item.id}#{suffix}",
@@ -298,8 +346,9 @@ class Multi2Claim:
     def _params(self) -> dict[str, Any]:
         return self.config.model_dump(mode="json", exclude={"reader", "qa2d", "embedder"})
 
-    def _account(self, items: list[MCQItem], examples: list[Example], rejects: list[Reject],
-                 n_input: int) -> BuildResult:
+    def _account(
+        self, items: list[MCQItem], examples: list[Example], rejects: list[Reject], n_input: int
+    ) -> BuildResult:
         """Every input item ends used (≥ 1 example) or rejected as a whole; example-level losses of a
         used item stay in the rejects with scope 'example'."""
         used = {e.source_item_id for e in examples}
@@ -314,23 +363,37 @@ class Multi2Claim:
                 continue
             lost = parts.get(it.id, [])
             why = ",".join(sorted({r.reason for r in lost})) or "no_examples"
-            final.append(Reject(item_id=it.id, stage="assemble", reason="all_examples_dropped", detail=why,
-                                ref=it.ref))
+            final.append(Reject(item_id=it.id, stage="assemble", reason="all_examples_dropped", detail=why, ref=it.ref))
         final.extend(r for r in rejects if r.scope == "example")
-        result = BuildResult(examples=examples, rejects=final, n_input=n_input, used_item_ids=used,
-                             components=self.components, config=self.config.model_dump(mode="json"))
+        result = BuildResult(
+            examples=examples,
+            rejects=final,
+            n_input=n_input,
+            used_item_ids=used,
+            components=self.components,
+            config=self.config.model_dump(mode="json"),
+        )
         assert len(used) + result.n_rejected_items == n_input, "item accounting does not add up"
         return result
 
 
+# Options that only point at other options ("all of the above", "both a and c"): no claim can be made of them.
+_OPTION_REF = re.compile(
+    r"^\s*((all|none|both|either|neither)(\s+of)?(\s+the)?(\s+(above|these|them|options))?"
+    r"|(both\s+)?[a-e](\s*(,|and|&)\s*[a-e])+)\s*[.]?\s*$",
+    re.I,
+)
+
+
 def _distractors(item: MCQItem) -> list[str]:
-    """Distinct non-empty distractors that differ from the answer (case-insensitive)."""
+    """Distinct non-empty distractors that differ from the answer (case-insensitive) and do not merely
+    point at other options."""
     ans = (item.answer or "").strip().lower()
     seen: set[str] = set()
     out: list[str] = []
     for d in item.distractors:
         key = d.strip().lower()
-        if key and key != ans and key not in seen:
+        if key and key != ans and key not in seen and not _OPTION_REF.match(d):
             seen.add(key)
             out.append(d.strip())
     return out
@@ -352,9 +415,18 @@ def _balance(examples: list[Example], labels: Sequence[Label], seed: int) -> tup
         pool = sorted(by[lab], key=lambda e: e.id)
         keep.update(e.id for e in (rng.sample(pool, n) if len(pool) > n else pool))
     kept = [e for e in examples if e.id in keep]
-    dropped = [Reject(item_id=e.source_item_id, scope="example", stage="balance", reason="class_balancing",
-                      detail=f"{e.label.value} {e.id}", ref=e.provenance.source)
-               for e in examples if e.id not in keep]
+    dropped = [
+        Reject(
+            item_id=e.source_item_id,
+            scope="example",
+            stage="balance",
+            reason="class_balancing",
+            detail=f"{e.label.value} {e.id}",
+            ref=e.provenance.source,
+        )
+        for e in examples
+        if e.id not in keep
+    ]
     return kept, dropped
 
 

@@ -12,26 +12,50 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from claimforge.generate.base import QA2DRequest, QA2DResult
+from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
 from claimforge.registry import ComponentConfig, registry
 
 AUX_WORDS = frozenset(
-    "is are was were be been am do does did has have had can could will would shall should may might must".split()
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "am",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+        "can",
+        "could",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "may",
+        "might",
+        "must",
+    ]
 )
-BE_FORMS = frozenset("is are was were am be".split())
+BE_FORMS = frozenset(["is", "are", "was", "were", "am", "be"])
 WH_NOMINAL = frozenset({"what", "which", "who", "whom", "whose"})
 WH_ADVERB = frozenset({"where", "when", "why", "how"})
-IMPERATIVES = frozenset("name identify give state list mention define specify".split())
+IMPERATIVES = frozenset(["name", "identify", "give", "state", "list", "mention", "define", "specify"])
 NAMING_VERBS = frozenset({"call", "name", "term", "consider", "label", "describe", "classify"})
 SING_PLUR = {"is": "are", "was": "were", "has": "have", "does": "do"}
 PLUR_SING = {v: k for k, v in SING_PLUR.items()}
 NP_TAGS = frozenset({"DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "JJ", "JJR", "JJS", "EX", "WP$"})
 
 _BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]")
-_EXCEPT = re.compile(r"\s*[,:;-]?\s*\bexcept\b\s*[:.?]*\s*$", re.I)
-_ALL_OF = re.compile(r"^\s*(all|each|any) of the following\b", re.I)
+_EXCEPT = re.compile(r"\s*[,:;\-\u2013\u2014]?\s*\bexcept\b[\s:.?\-\u2013\u2014]*(\([^)]*\))?[\s:.?]*$", re.I)
+_ALL_OF = re.compile(r"(^|,\s*)(all|each|any)( of (the following|these|them))?\b(?!\s+of\b)", re.I)
+_TRAILING_ALL = re.compile(r"\s+(all( of (the following|these|them))?|the following)\s*$", re.I)
 _NEG_AUX = re.compile(
-    r"^(\s*(?:which|what)\b[^?]*?\b(?:is|are|was|were|does|do|did|can|could|will|would|should|may|might|has|have)"
+    r"^((?:[^?]*?,\s*)?(?:which|what)\b[^?]*?\b(?:is|are|was|were|does|do|did|can|could|will|would|should|may|might|has|have)"
     r")(?:\s+not\b|n't\b)",
     re.I,
 )
@@ -55,15 +79,23 @@ def prepare_question(question: str) -> Prepared:
     inverted = False
     if _EXCEPT.search(q):
         q = _EXCEPT.sub("", q)
-        q = _ALL_OF.sub("which of the following", q)
+        if _TRAILING_ALL.search(q):
+            q = _TRAILING_ALL.sub("", q)  # "Treatment of X utilizes all except" -> "Treatment of X utilizes"
+        else:
+            q = _ALL_OF.sub(lambda m: m.group(1) + "which of the following", q, count=1)
+        inverted = True
+    elif re.search(r"\bthe following (is|are)\s+not\b", q, re.I):
+        q = re.sub(r"\bthe following (is|are)\s+not\b", r"which of the following \1", q, count=1, flags=re.I)
         inverted = True
     elif _NEG_AUX.search(q):
         q = _NEG_AUX.sub(r"\1", q, count=1)
         inverted = True
-    elif re.match(r"^\s*(which|what)\b", q, re.I) and _NEG_WORDS.search(q):
+    elif (re.match(r"^\s*(which|what)\b", q, re.I) or re.search(r"\bstatements?\b", q, re.I)) and (
+        _NEG_WORDS.search(q)
+    ):
         q = _NEG_WORDS.sub(lambda m: _POS_FOR[m.group(1).lower()], q, count=1)
         inverted = True
-    q = re.sub(r"\s*[?:.]+\s*$", "", q).strip()
+    q = re.sub(r"[\s?:.\-\u2013\u2014]+$", "", q).strip()
     return Prepared(q, inverted)
 
 
@@ -125,8 +157,50 @@ def build_rules(config: RuleQA2DConfig) -> RuleQA2D:
 
 
 def _clean_answer(answer: str) -> str:
-    a = " ".join(answer.split()).strip()
-    return re.sub(r"[.;:,]+$", "", a).strip()
+    """Whitespace, trailing punctuation, and sentence-case options ("Vitamin A deficiency", "A malignant
+    neoplasm") lower-cased so they read well mid-sentence; names ("Charles Darwin") and acronyms kept."""
+    a = re.sub(r"[.;:,]+$", "", " ".join(answer.split())).strip()
+    words = a.split()
+    if not words:
+        return a
+    w = words[0]
+    titlecase = len(w) > 1 and w[0].isupper() and w[1:].islower() and w.isalpha()
+    if titlecase and (w.lower() in _LOWER_OK or (len(words) > 1 and not all(x[:1].isupper() for x in words))):
+        a = w.lower() + a[len(w) :]
+    return a
+
+
+_LOWER_OK = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "both",
+        "all",
+        "none",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "increased",
+        "decreased",
+        "increase",
+        "decrease",
+        "normal",
+        "high",
+        "low",
+        "more",
+        "less",
+        "most",
+        "least",
+    ]
+)
 
 
 def declarative(q: str, qdoc: Any, answer: str, adoc: Any) -> str:
@@ -139,12 +213,28 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any) -> str:
     first = toks[0].lower_
     if first in IMPERATIVES and toks[0].tag_ in ("VB", "NN", "NNP", "VBP") and len(toks) > 1:
         return _imperative(qdoc, answer, adoc)
+    if _TRUTH_STEM.search(q):
+        return _statement_answer(answer, adoc)
     wh = _find_wh(qdoc)
     if wh is None:
         if first in AUX_WORDS:
             return _yes_no(qdoc, answer)
-        return _declarative_stem(qdoc, answer)
+        return _declarative_stem(qdoc, answer, adoc)
     return _wh_question(qdoc, wh, answer, adoc)
+
+
+_TRUTH_STEM = re.compile(
+    r"\b(which|what)( of the following| of these)?( statements?| options?)?\s+(is|are)\s+(true|correct|accurate)\b"
+    r"|\b(true|correct|accurate)\s+(statements?|options?)\b|\b(true|correct) (is|are) all\b",
+    re.I,
+)
+
+
+def _statement_answer(answer: str, adoc: Any) -> str:
+    """'Which of the following is true about X?' + a statement: the claim is the statement itself."""
+    if not any(t.tag_ in ("VBZ", "VBP", "VBD", "MD") for t in adoc):
+        raise ConversionError("statement_answer_without_verb")
+    return answer
 
 
 @dataclass
@@ -174,8 +264,10 @@ def _find_wh(doc: Any) -> WhPhrase | None:
         return _phrase(doc, t)
     # A bare where/when/why/how is a question word only when an auxiliary or verb follows it at the start.
     for t in cands:
-        if t.i == _clause_start(doc, t) and t.i + 1 < len(doc) and (
-            doc[t.i + 1].lower_ in AUX_WORDS or doc[t.i + 1].pos_ in ("VERB", "AUX")
+        if (
+            t.i == _clause_start(doc, t)
+            and t.i + 1 < len(doc)
+            and (doc[t.i + 1].lower_ in AUX_WORDS or doc[t.i + 1].pos_ in ("VERB", "AUX"))
         ):
             return _phrase(doc, t)
         if _how_adj(t):
@@ -187,6 +279,8 @@ def _is_relative(t: Any) -> bool:
     """A relative pronoun ("the lever, which is ...", "cells that ...") rather than a question word."""
     if t.lower_ in ("what", "how"):
         return False
+    if t.doc[t.i + 1 : t.i + 3].text.lower() in ("of the", "of these"):
+        return False  # "..., which of the following ..." is a question
     if t.i == 0:
         return False
     prev = t.doc[t.i - 1]
@@ -259,18 +353,29 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         return WhPhrase(start, t.i + 1, t, "how_adj", prep)
     if w in WH_ADVERB:
         return WhPhrase(start, t.i, t, "adverb", prep, adverb=w)
-    if prep and prep.lower() in ("in", "by") and t.i + 1 < len(doc) and doc[t.i + 1].lemma_.lower() in (
-        "way", "manner", "means", "method", "process"
-    ) and t.i + 2 < len(doc) and doc[t.i + 2].lower_ in AUX_WORDS:
+    if (
+        prep
+        and prep.lower() in ("in", "by")
+        and t.i + 1 < len(doc)
+        and doc[t.i + 1].lemma_.lower() in ("way", "manner", "means", "method", "process")
+        and t.i + 2 < len(doc)
+        and doc[t.i + 2].lower_ in AUX_WORDS
+    ):
         return WhPhrase(start, t.i + 1, t, "adverb", None, adverb="how")  # "In what way do bacteria ..."
     nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
-    if nxt is not None and nxt.lower_ == "of" and doc[t.i + 2 : t.i + 4].text.lower() == "the following":
-        end = t.i + 3
-        run = _noun_run_end(doc, t.i + 4)
+    if nxt is not None and nxt.lower_ == "of" and t.i + 2 < len(doc) and doc[t.i + 2].tag_ in ("DT", "PRP$"):
+        # "which of the following (drugs)", "which of these", "which of the orthodontic brackets"
+        end = t.i + 2
+        if doc[t.i + 2 : t.i + 4].text.lower() == "the following":
+            end = t.i + 3
+        run = _noun_run_end(doc, end + 1)
         return WhPhrase(start, max(end, run), t, "nominal", prep, partitive=True)
-    if nxt is not None and w in ("what", "which", "whose") and (
-        nxt.tag_ in NP_TAGS - {"PRP", "DT", "EX", "PRP$"} or nxt.pos_ in ("NOUN", "ADJ", "PROPN")
-    ) and nxt.dep_ != "ROOT":
+    if (
+        nxt is not None
+        and w in ("what", "which", "whose")
+        and (nxt.tag_ in NP_TAGS - {"PRP", "DT", "EX", "PRP$"} or nxt.pos_ in ("NOUN", "ADJ", "PROPN"))
+        and nxt.dep_ != "ROOT"
+    ):
         end = _noun_run_end(doc, t.i + 1)
         if end >= t.i + 1:
             return WhPhrase(start, end, t, "det", prep, t.i + 1)
@@ -297,7 +402,9 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
     return answer
 
 
-_ORDINALS = frozenset("first second third fourth fifth sixth seventh eighth ninth tenth last final".split())
+_ORDINALS = frozenset(
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last", "final"]
+)
 
 
 def _is_modifier(adoc: Any) -> bool:
@@ -374,6 +481,9 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
     inverted = aux.lower_ in AUX_WORDS and _starts_np(doc, nxt + 1)
     if aux.lower_ in BE_FORMS and (ph.kind == "det" or ph.partitive):
         inverted = False  # "Which of the following is a vertebrate" / "Which metal is ...": wh is the subject
+    if aux.lower_ in ("has", "have", "had") and inverted and ph.kind in ("nominal", "det"):
+        # "Which drug has gametocidal action": a main verb, unless a participle follows ("What has X done")
+        inverted = any(t.tag_ == "VBN" for t in doc[nxt + 1 :])
     if ph.prep is not None or ph.kind in ("adverb", "how_adj"):
         inverted = inverted or aux.lower_ in AUX_WORDS
     if ph.kind == "nominal" and aux.lemma_.lower() == "happen" and _is_state(adoc):
@@ -385,7 +495,7 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
         if not (aux.pos_ in ("VERB", "AUX") or aux.tag_.startswith("VB") or aux.tag_ == "MD"):
             raise ConversionError("no_finite_verb", f"{aux.text!r} after the wh-phrase is not a verb")
         plural = _answer_plural(adoc) if ph.kind in ("nominal", "det") else None
-        verb_text = aux.text
+        verb_text = aux.text if _acronym(aux.text) else aux.text.lower()
         if plural is not None and (aux.lower_ in SING_PLUR or aux.lower_ in PLUR_SING):
             verb_text = _agree(aux.text, plural)
         elif plural is not None and aux.tag_ in ("VBZ", "VBP") and aux.lower_ not in AUX_WORDS:
@@ -430,7 +540,7 @@ def _starts_np(doc: Any, i: int) -> bool:
     return False
 
 
-MODALS = frozenset("can could will would shall should may might must".split())
+MODALS = frozenset(["can", "could", "will", "would", "shall", "should", "may", "might", "must"])
 _TRAILING_OK = frozenset({"IN", "RP", "TO", "RB", "RBR"})
 
 
@@ -451,9 +561,9 @@ def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None
         return next((k for k, t in enumerate(rest) if t.tag_ == "VBN"), None)
     # A form of "be": passive or progressive main verb, or none (copular).
     for k, t in enumerate(rest):
-        if k > 0 and t.tag_ in ("VBN", "VBG", "VBD") and rest[k - 1].lower_ not in ("that", "which", "who"):
-            if t.dep_ == "ROOT" or (adverbial and t.tag_ != "VBG"):
-                return k
+        participle = k > 0 and t.tag_ in ("VBN", "VBG", "VBD") and rest[k - 1].lower_ not in ("that", "which", "who")
+        if participle and (t.dep_ == "ROOT" or (adverbial and t.tag_ != "VBG")):
+            return k
     k = len(rest) - 1
     while k > 0 and rest[k].tag_ in _TRAILING_OK:
         k -= 1
@@ -560,8 +670,11 @@ def _adverbial(wh: str, answer: str, adoc: Any) -> str:
     if wh == "why":
         return f"because {answer}" if has_verb else f"because of {answer}"
     if wh == "how":
-        if first.tag_ == "VBG" or not has_verb and first.pos_ in ("NOUN", "PROPN", "DET", "ADJ") and not (
-            first.pos_ == "ADJ" and len(adoc) == 1
+        if (
+            first.tag_ == "VBG"
+            or not has_verb
+            and first.pos_ in ("NOUN", "PROPN", "DET", "ADJ")
+            and not (first.pos_ == "ADJ" and len(adoc) == 1)
         ):
             return f"by {answer}"
         return answer
@@ -585,7 +698,7 @@ def _fix_predicate_number(body: str, plural: bool | None) -> str:
         art = "an" if single[:1].lower() in "aeiou" else "a"
         return f"{m.group(1)} {art} {single}"
 
-    return re.sub(r"\b(is|was)\s+([a-z]+s)\b(?=\s+(?:of|for|in|that)\b)", fix, body, count=1)
+    return re.sub(r"\b(is|was)\s+(?:the\s+)?([a-z]+s)\b(?=\s+(?:of|for|in|that|to|with|from)\b)", fix, body, count=1)
 
 
 def _imperative(doc: Any, answer: str, adoc: Any) -> str:
@@ -602,8 +715,11 @@ def _yes_no(doc: Any, answer: str) -> str:
     verb_i = _main_verb(after, aux)
     if aux.lower_ in BE_FORMS:
         # "Is a wall made of cellulose found in ...": the passive main verb is the root, else the last one.
-        parts = [k for k, t in enumerate(after) if k > 0 and t.tag_ in ("VBN", "VBD")
-                 and after[k - 1].lower_ not in ("that", "which", "who")]
+        parts = [
+            k
+            for k, t in enumerate(after)
+            if k > 0 and t.tag_ in ("VBN", "VBD") and after[k - 1].lower_ not in ("that", "which", "who")
+        ]
         roots = [k for k in parts if after[k].dep_ == "ROOT"]
         verb_i = roots[0] if roots else (parts[-1] if parts else verb_i)
     n_subj = verb_i if verb_i is not None else len(after)
@@ -629,7 +745,9 @@ def _yes_no(doc: Any, answer: str) -> str:
     return f"{subj} {aux_text} {rest}".replace("  ", " ").strip()
 
 
-_PREPS = frozenset("in on at by to from with through into for of during under over".split())
+_PREPS = frozenset(
+    ["in", "on", "at", "by", "to", "from", "with", "through", "into", "for", "of", "during", "under", "over"]
+)
 
 
 def _norm_words(text: str) -> list[str]:
@@ -659,30 +777,43 @@ def _choose_alternative(rest: str, answer: str) -> str:
     raise ConversionError("yes_no_without_polar_answer")
 
 
-def _declarative_stem(doc: Any, answer: str) -> str:
-    """A statement ending in '?' or ':': fill a trailing 'this'/'these', or append the answer."""
+def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
+    """A stem without a question word: fill a trailing 'this'/'these', complete a clause that ends in a
+    verb or preposition, or (telegraphic stems: "Drug of choice for X") state 'NP is ANSWER'."""
     toks = [t for t in doc if not t.is_punct or t.text in (",",)]
     if not toks:
         raise ConversionError("empty_question")
     for t in reversed(list(doc)):
-        if t.lower_ in ("this", "these", "that") and t.dep_ != "det" and t.i >= len(doc) - 3:
+        if t.lower_ in ("this", "these", "that") and t.pos_ == "PRON" and t.i >= len(doc) - 3:
             return _replace(doc, t.i, t.i, answer)
     last = toks[-1]
+    finite = [t for t in doc if t.tag_ in ("VBZ", "VBP", "VBD", "MD")]
+    answer_clause = any(t.tag_ in ("VBZ", "VBP", "VBD", "MD") for t in adoc)
+    if doc[0].pos_ == "SCONJ" and answer_clause:
+        # "When a person lies down:" + "There is an increase ..." -> "When a person lies down, there is ..."
+        first = answer if _acronym(answer.split()[0]) else answer[0].lower() + answer[1:]
+        return f"{doc.text}, {first}"
     if last.pos_ in ("VERB", "AUX", "ADP", "DET", "SCONJ", "CCONJ") or last.tag_ in ("VBN", "IN", "TO"):
         return f"{doc.text} {answer}"
+    root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
+    if not finite or root.pos_ in ("NOUN", "PROPN", "NUM"):
+        return _np_stem(doc, answer)
     raise ConversionError("no_question_form")
 
 
+def _np_stem(doc: Any, answer: str) -> str:
+    """'Most useful test in vesicovaginal fistula' + 'cystoscopy' -> 'The most useful test in ... is cystoscopy'."""
+    text = doc.text.strip(" -\u2013:;,")
+    first = doc[0]
+    head = next((t for t in doc if t.pos_ in ("NOUN", "PROPN")), None)
+    plural = head is not None and head.tag_ in ("NNS", "NNPS")
+    if first.pos_ in ("ADP", "VERB", "SCONJ") or first.tag_ in ("VBG", "IN"):
+        raise ConversionError("no_question_form", "stem starts with a clause, not a noun phrase")
+    if first.tag_ not in ("DT", "PRP$", "CD", "NNP", "NNPS") and not _acronym(first.text):
+        text = "the " + text[0].lower() + text[1:]
+    return f"{text} {'are' if plural else 'is'} {answer}"
+
+
 def finish(text: str) -> str:
-    """Spacing, capitalisation and final punctuation."""
-    t = " ".join(text.split())
-    t = re.sub(r"\s+([,.;:!?%)])", r"\1", t)
-    t = re.sub(r"([(])\s+", r"\1", t)
-    t = re.sub(r"\s+'s\b", "'s", t)
-    t = t.rstrip(" ,;:-")
-    if t and t[0].islower() and not _acronym(t.split()[0]):
-        t = t[0].upper() + t[1:]
-    t = re.sub(r"([.!?] )([a-z])(?=[a-z]* )", lambda m: m.group(1) + m.group(2).upper(), t)
-    if t and t[-1] not in ".!":
-        t += "."
-    return t
+    """Spacing, capitalisation and final punctuation of a converted claim."""
+    return finish_sentence(text) or ""

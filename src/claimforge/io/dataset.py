@@ -65,9 +65,9 @@ def write_parquet(path: Path, examples: list[Example]) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    cols: dict[str, list[Any]] = {k: [] for k in
-                                  ("id", "claim", "evidence", "evidence_id", "label", "source_item_id", "method",
-                                   "provenance")}
+    cols: dict[str, list[Any]] = {
+        k: [] for k in ("id", "claim", "evidence", "evidence_id", "label", "source_item_id", "method", "provenance")
+    }
     for e in examples:
         cols["id"].append(e.id)
         cols["claim"].append(e.claim)
@@ -87,12 +87,14 @@ def write_rejects(out: Path, rejects: list[Reject]) -> None:
 
 def write_fever(out: Path, examples: list[Example]) -> None:
     """FEVER-style claim/evidence/label rows and NLI premise/hypothesis pairs."""
-    _jsonl(out / "fever" / "examples.jsonl",
-           ({"id": e.id, "claim": e.claim, "evidence": e.evidence, "label": FEVER_LABELS[e.label]}
-            for e in examples))
-    _jsonl(out / "nli" / "pairs.jsonl",
-           ({"id": e.id, "premise": e.evidence, "hypothesis": e.claim, "label": NLI_LABELS[e.label]}
-            for e in examples))
+    _jsonl(
+        out / "fever" / "examples.jsonl",
+        ({"id": e.id, "claim": e.claim, "evidence": e.evidence, "label": FEVER_LABELS[e.label]} for e in examples),
+    )
+    _jsonl(
+        out / "nli" / "pairs.jsonl",
+        ({"id": e.id, "premise": e.evidence, "hypothesis": e.claim, "label": NLI_LABELS[e.label]} for e in examples),
+    )
 
 
 def write_scifact(out: Path, examples: list[Example]) -> None:
@@ -107,11 +109,16 @@ def write_scifact(out: Path, examples: list[Example]) -> None:
     for n, e in enumerate(examples):
         if e.evidence_id not in doc_ids:
             doc_ids[e.evidence_id] = len(doc_ids)
-            docs.append({"doc_id": doc_ids[e.evidence_id], "title": e.evidence_id,
-                         "abstract": split_sentences(e.evidence), "structured": False})
+            docs.append(
+                {
+                    "doc_id": doc_ids[e.evidence_id],
+                    "title": e.evidence_id,
+                    "abstract": split_sentences(e.evidence),
+                    "structured": False,
+                }
+            )
         d = doc_ids[e.evidence_id]
-        row: dict[str, Any] = {"id": n, "claim": e.claim, "evidence": {}, "cited_doc_ids": [d],
-                               "claimforge_id": e.id}
+        row: dict[str, Any] = {"id": n, "claim": e.claim, "evidence": {}, "cited_doc_ids": [d], "claimforge_id": e.id}
         if e.label in SCIFACT_LABELS:
             n_sents = len(docs[d]["abstract"])
             row["evidence"] = {str(d): [{"sentences": list(range(n_sents)), "label": SCIFACT_LABELS[e.label]}]}

@@ -394,17 +394,13 @@ def iter_json_records(path: str | Path) -> Iterator[_Raw]:
             if obj and all(isinstance(v, dict) for v in obj.values()):
                 yield from _iter_json_columns(path, obj)
                 return
-            raise InputError(
-                path, None, "a single JSON object that is not pandas-column JSON {column: {row: value}}"
-            )
+            raise InputError(path, None, "a single JSON object that is not pandas-column JSON {column: {row: value}}")
         yield from _iter_jsonl(path)  # one object per line (e.g. the official MedMCQA .json files)
         return
     raise InputError(path, "line 1", "expected a JSON array, JSON Lines or pandas-column JSON")
 
 
-def iter_csv_records(
-    path: str | Path, delimiter: str | None = None, quoted: bool | None = None
-) -> Iterator[_Raw]:
+def iter_csv_records(path: str | Path, delimiter: str | None = None, quoted: bool | None = None) -> Iterator[_Raw]:
     """Rows of a CSV/TSV file as dicts keyed by the header, each with the physical line where it starts.
 
     ``delimiter`` defaults to a tab for ``.tsv``/``.tab`` and a comma otherwise; ``quoted`` (whether ``"``
@@ -517,9 +513,7 @@ class _BaseReader:
                 if not skip_bad:
                     raise InputError(self.source, rec.where, str(e)) from None
                 ref = SourceRef(dataset=self.dataset, path=self.source, line=rec.line, item_id=fallback)
-                yield Reject(
-                    item_id=fallback, stage="read", reason="malformed_record", detail=str(e), ref=ref
-                )
+                yield Reject(item_id=fallback, stage="read", reason="malformed_record", detail=str(e), ref=ref)
                 continue
             ref = SourceRef(dataset=self.dataset, path=self.source, line=rec.line, item_id=item_id)
             yield MCQItem(
@@ -800,8 +794,7 @@ class MedbulletsReader(_BaseReader):
             keyed = fields.options[fields.answer_index]
             if answer.casefold() != keyed.casefold():
                 raise _Malformed(
-                    f"answer {answer!r} disagrees with the option at answer_idx "
-                    f"{data.get('answer_idx')!r} ({keyed!r})"
+                    f"answer {answer!r} disagrees with the option at answer_idx {data.get('answer_idx')!r} ({keyed!r})"
                 )
         fields.item_key = str(rec.row_label) if rec.row_label is not None else str(rec.n)
         return fields

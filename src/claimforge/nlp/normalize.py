@@ -14,10 +14,88 @@ _WORD = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 
 # Words that carry no content on their own: an answer made only of these cannot be "contained".
 STOPWORDS = frozenset(
-    """a an the of to in on at by for with from and or but as is are was were be been being it its this that
-    these those which who whom whose what when where why how not no than then there their they them he she his
-    her we our you your i me my do does did has have had can could will would shall should may might must
-    into onto over under up down out about""".split()
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "and",
+        "or",
+        "but",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "not",
+        "no",
+        "than",
+        "then",
+        "there",
+        "their",
+        "they",
+        "them",
+        "he",
+        "she",
+        "his",
+        "her",
+        "we",
+        "our",
+        "you",
+        "your",
+        "i",
+        "me",
+        "my",
+        "do",
+        "does",
+        "did",
+        "has",
+        "have",
+        "had",
+        "can",
+        "could",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "may",
+        "might",
+        "must",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "up",
+        "down",
+        "out",
+        "about",
+    ]
 )
 
 
@@ -63,6 +141,7 @@ def contains_content(hay: Sequence[str], needle: Sequence[str]) -> bool:
 def contains_phrase(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     """Whether the lemma sequence ``needle`` occurs contiguously in ``haystack``, ignoring stopwords on
     both sides, so "the nucleus" matches "nuclei" and "a nucleus of"."""
+
     def strip(seq: Sequence[str]) -> tuple[str, ...]:
         return tuple(t for t in seq if t not in STOPWORDS)
 

@@ -83,8 +83,9 @@ class SpacyNLP:
         chunk = self.config.batch_size * 8
         for i in range(0, len(todo), chunk):
             part = todo[i : i + chunk]
-            new = dict(zip(part, self.nlp.pipe((unique[k] for k in part), batch_size=self.config.batch_size),
-                           strict=True))
+            new = dict(
+                zip(part, self.nlp.pipe((unique[k] for k in part), batch_size=self.config.batch_size), strict=True)
+            )
             docs.update(new)
             self._cache.put_many({k: self._to_bytes(d) for k, d in new.items()})
             done += len(part)

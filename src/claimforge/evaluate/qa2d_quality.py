@@ -1,0 +1,52 @@
+"""Automatic checks of QA2D output: is a claim a declarative sentence that states the answer? And ROUGE-L
+against reference declaratives. Used by bench/qa2d_quality.py and reported in docs/qa2d_quality.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from claimforge.nlp.normalize import contains_content, content_lemmas
+
+_QUESTION_START = re.compile(
+    r"^(what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could)\b", re.I
+)
+FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+
+
+def claim_checks(claim: str | None, answer: str, doc: Any | None) -> dict[str, bool]:
+    """Per-claim booleans; ``doc`` is the claim's parse (for the finite-verb check)."""
+    if not claim:
+        return {"produced": False, "contains_answer": False, "declarative": False, "finite_verb": False, "ok": False}
+    needle = content_lemmas(answer)
+    contains = contains_content(content_lemmas(claim), needle) if needle else answer.lower() in claim.lower()
+    declarative = (
+        claim.endswith(".")
+        and "?" not in claim
+        and "_" not in claim
+        and not _QUESTION_START.match(claim)
+        and "of the following" not in claim.lower()
+    )
+    finite = doc is not None and any(t.tag_ in FINITE_TAGS for t in doc)
+    return {
+        "produced": True,
+        "contains_answer": contains,
+        "declarative": declarative,
+        "finite_verb": finite,
+        "ok": contains and declarative and finite,
+    }
+
+
+def rouge_l(predictions: Sequence[str], references: Sequence[str]) -> dict[str, float]:
+    """Mean ROUGE-L precision/recall/F1 (rouge-score, stemmed) over aligned pairs."""
+    from rouge_score import rouge_scorer
+
+    scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+    p = r = f = 0.0
+    for pred, ref in zip(predictions, references, strict=True):
+        s = scorer.score(ref, pred)["rougeL"]
+        p, r, f = p + s.precision, r + s.recall, f + s.fmeasure
+    n = max(1, len(predictions))
+    return {"precision": round(100 * p / n, 2), "recall": round(100 * r / n, 2), "f1": round(100 * f / n, 2)}

@@ -1,0 +1,55 @@
+import json
+from pathlib import Path
+
+from claimforge.io.dataset import read_examples, split_sentences, write_examples, write_fever, write_scifact
+from claimforge.records import Example, Label, Provenance, SourceRef
+
+
+def ex(i: int, label: Label, evidence_id: str) -> Example:
+    ref = SourceRef(dataset="d", path="p", line=i, item_id=f"d:{i}")
+    return Example(
+        id=f"d:{i}#{label.value[0]}",
+        claim=f"Claim {i}.",
+        evidence="First one. Second two.",
+        evidence_id=evidence_id,
+        label=label,
+        source_item_id=f"d:{i}",
+        method="m",
+        provenance=Provenance(method="m", method_version="0", source=ref),
+    )
+
+
+def test_roundtrip_and_exports(tmp_path: Path) -> None:
+    exs = [ex(1, Label.SUPPORTED, "e1"), ex(1, Label.REFUTED, "e1"), ex(2, Label.NOT_ENOUGH_INFO, "e3")]
+    write_examples(tmp_path, exs)
+    assert read_examples(tmp_path / "examples.jsonl") == exs
+    write_scifact(tmp_path, exs)
+    corpus = [json.loads(x) for x in (tmp_path / "scifact/corpus.jsonl").read_text().splitlines()]
+    claims = [json.loads(x) for x in (tmp_path / "scifact/claims.jsonl").read_text().splitlines()]
+    assert [d["doc_id"] for d in corpus] == [0, 1] and corpus[0]["abstract"] == ["First one.", "Second two."]
+    assert claims[0]["evidence"] == {"0": [{"sentences": [0, 1], "label": "SUPPORT"}]}
+    assert claims[1]["evidence"]["0"][0]["label"] == "CONTRADICT"
+    assert claims[2]["evidence"] == {} and claims[2]["cited_doc_ids"] == [1]
+    write_fever(tmp_path, exs)
+    fever = [json.loads(x)["label"] for x in (tmp_path / "fever/examples.jsonl").read_text().splitlines()]
+    assert fever == ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+    nli = [json.loads(x)["label"] for x in (tmp_path / "nli/pairs.jsonl").read_text().splitlines()]
+    assert nli == ["entailment", "contradiction", "neutral"]
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(tmp_path / "examples.parquet").num_rows == 3
+
+
+def test_bad_example_line_names_file_and_line(tmp_path: Path) -> None:
+    p = tmp_path / "examples.jsonl"
+    p.write_text('{"id": 1}\n')
+    try:
+        read_examples(p)
+    except ValueError as e:
+        assert "examples.jsonl:1" in str(e)
+    else:
+        raise AssertionError("expected an error")
+
+
+def test_split_sentences() -> None:
+    assert split_sentences("A b. C d? 3 e.\nNew para") == ["A b.", "C d?", "3 e.", "New para"]

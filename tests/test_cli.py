@@ -1,0 +1,171 @@
+"""The command line: demo, build with limits and overrides, bad input handling, resumability."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from claimforge.cli import DEMO_SAMPLE, app
+
+runner = CliRunner()
+
+
+def lines(path: Path) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def test_demo_builds_a_balanced_dataset_offline(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["demo", "--out", str(tmp_path / "demo")])
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "demo"
+    ex = lines(out / "examples.jsonl")
+    labels = {e["label"] for e in ex}
+    assert labels == {"SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO"}
+    counts = [sum(e["label"] == lab for e in ex) for lab in labels]
+    assert len(set(counts)) == 1 and counts[0] >= 30
+    manifest = json.loads((out / "manifest.json").read_text())
+    c = manifest["counts"]
+    assert c["items_in"] == 48 == c["items_used"] + c["items_rejected"]
+    for f in (
+        "report.md",
+        "lengths.png",
+        "rejects.jsonl",
+        "examples.parquet",
+        "scifact/claims.jsonl",
+        "scifact/corpus.jsonl",
+        "fever/examples.jsonl",
+        "nli/pairs.jsonl",
+    ):
+        assert (out / f).exists(), f
+    assert (out / "lengths.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    report = (out / "report.md").read_text()
+    assert "Table 5" in report and "random SUPPORTED examples" in report
+
+
+def _medmcqa(path: Path, bad_line: bool) -> Path:
+    rows = [
+        json.dumps({"question": f"What is thing {i}?", "choices": ["A. alpha", "B. beta", "C. gamma"], "answer": 0})
+        for i in range(4)
+    ]
+    if bad_line:
+        rows.insert(2, '{"question": "broken", ')
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+def test_malformed_line_is_an_error_naming_file_and_line(tmp_path: Path) -> None:
+    src = _medmcqa(tmp_path / "mm.jsonl", bad_line=True)
+    res = runner.invoke(
+        app,
+        [
+            "build",
+            "multi2claim",
+            "--input",
+            f"medmcqa:{src}",
+            "--out",
+            str(tmp_path / "o"),
+            "--set",
+            "embedder.name=hashing",
+        ],
+    )
+    assert res.exit_code == 2
+    assert "mm.jsonl" in res.output and "line 3" in res.output
+
+
+def test_skip_bad_turns_malformed_lines_into_rejects(tmp_path: Path) -> None:
+    src = _medmcqa(tmp_path / "mm.jsonl", bad_line=True)
+    out = tmp_path / "o"
+    res = runner.invoke(
+        app,
+        [
+            "build",
+            "multi2claim",
+            "--input",
+            f"medmcqa:{src}",
+            "--out",
+            str(out),
+            "--skip-bad",
+            "--set",
+            "embedder.name=hashing",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    rejects = lines(out / "rejects.jsonl")
+    reasons = sorted(r["reason"] for r in rejects if r["scope"] == "item")
+    # this MedMCQA copy has no explanations: every good item is rejected for that, the bad line as malformed
+    assert reasons == ["malformed_record"] + ["no_explanation"] * 4
+    bad = next(r for r in rejects if r["reason"] == "malformed_record")
+    assert bad["ref"]["line"] == 3
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["counts"]["items_in"] == 5 == manifest["counts"]["items_rejected"]
+
+
+def test_unknown_override_key_is_a_clear_error(tmp_path: Path) -> None:
+    res = runner.invoke(
+        app,
+        [
+            "build",
+            "multi2claim",
+            "--input",
+            f"sciq:{DEMO_SAMPLE}",
+            "--out",
+            str(tmp_path),
+            "--set",
+            "min_evidence_wrds=3",
+        ],
+    )
+    assert res.exit_code == 2 and "min_evidence_wrds" in res.output
+
+
+def test_qa2d_command(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["qa2d", "What do neurons pass to the next neuron?", "neurotransmitters"])
+    assert res.exit_code == 0
+    assert "Neurons pass neurotransmitters to the next neuron." in res.output
+
+
+def test_components_lists_the_registry() -> None:
+    res = runner.invoke(app, ["components"])
+    assert res.exit_code == 0
+    for name in ("sciq", "medmcqa", "rules", "hf-seq2seq", "llm", "sentence-transformers", "multi2claim"):
+        assert name in res.output
+
+
+@pytest.mark.slow
+def test_killed_run_resumes_to_identical_output(tmp_path: Path) -> None:
+    """SIGKILL a build part-way, rerun it with the same cache: outputs equal a clean run's."""
+    env = {**os.environ, "CLAIMFORGE_CACHE": str(tmp_path / "cache")}
+    cmd = [
+        sys.executable,
+        "-m",
+        "claimforge.cli",
+        "build",
+        "multi2claim",
+        "--input",
+        f"sciq:{DEMO_SAMPLE}",
+        "--set",
+        "embedder.batch_size=4",
+    ]
+    proc = subprocess.Popen(
+        [*cmd, "--out", str(tmp_path / "a")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    # wait until the cache holds part of the work, then kill
+    deadline = time.time() + 120
+    while time.time() < deadline and not list((tmp_path / "cache").glob("*.sqlite")):
+        time.sleep(0.2)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not (tmp_path / "a" / "examples.jsonl").exists() or proc.returncode == 0
+    subprocess.run([*cmd, "--out", str(tmp_path / "a")], env=env, check=True, capture_output=True)
+    clean_env = {**os.environ, "CLAIMFORGE_CACHE": str(tmp_path / "cache2")}
+    subprocess.run([*cmd, "--out", str(tmp_path / "b")], env=clean_env, check=True, capture_output=True)
+    for f in ("examples.jsonl", "rejects.jsonl", "scifact/claims.jsonl", "nli/pairs.jsonl"):
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f

@@ -1,0 +1,63 @@
+from pathlib import Path
+
+import pytest
+
+from claimforge.cache import DiskCache, fingerprint
+from claimforge.config import RecipeError, apply_overrides, load_recipe, pipeline_spec
+from claimforge.registry import ComponentConfig, Registry, RegistryError, registry
+
+
+def test_packaged_recipe_validates_against_the_pipeline_config() -> None:
+    recipe = load_recipe("multi2claim")
+    entry, cfg = registry.config("pipeline", pipeline_spec(recipe))
+    assert entry.name == "multi2claim" and cfg.min_evidence_words == 50  # type: ignore[attr-defined]
+
+
+def test_overrides_parse_yaml_scalars_and_nest() -> None:
+    r = apply_overrides(
+        {"pipeline": "x", "qa2d": {"name": "rules"}},
+        ["seed=7", "balance=false", "qa2d.nlp.pipeline=en_core_web_sm", "labels=[SUPPORTED]"],
+    )
+    assert r["seed"] == 7 and r["balance"] is False
+    assert r["qa2d"]["nlp"]["pipeline"] == "en_core_web_sm" and r["labels"] == ["SUPPORTED"]
+    with pytest.raises(RecipeError):
+        apply_overrides(r, ["novalue"])
+
+
+def test_recipe_errors_name_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("pipeline: [unclosed")
+    with pytest.raises(RecipeError, match="bad.yaml"):
+        load_recipe(str(bad))
+    with pytest.raises(RecipeError, match="no recipe"):
+        load_recipe("does-not-exist")
+
+
+def test_registry_rejects_unknown_names_and_keys() -> None:
+    reg = Registry()
+
+    class Cfg(ComponentConfig):
+        size: int = 1
+
+    @reg.register("thing", "a", Cfg)
+    def make(cfg: Cfg) -> int:
+        """A thing."""
+        return cfg.size * 2
+
+    assert reg.build("thing", {"name": "a", "size": 3}) == 6
+    assert reg.build("thing", "a") == 2
+    with pytest.raises(RegistryError, match="known: a"):
+        reg.build("thing", "b")
+    with pytest.raises(RegistryError, match="bad config"):
+        reg.build("thing", {"name": "a", "colour": "red"})
+
+
+def test_disk_cache_roundtrip_and_persistence(tmp_path: Path) -> None:
+    c = DiskCache(tmp_path, "ns")
+    k = fingerprint("a", 1)
+    c.put_many({k: b"x", fingerprint("b"): b"y"})
+    c.close()
+    c2 = DiskCache(tmp_path, "ns")
+    assert c2.get(k) == b"x" and len(c2) == 2
+    assert DiskCache(None, "ns").get(k) is None
+    assert fingerprint({"a": 1, "b": 2}) == fingerprint({"b": 2, "a": 1})
