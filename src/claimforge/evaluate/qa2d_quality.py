@@ -10,8 +10,12 @@ from typing import Any
 
 from claimforge.nlp.normalize import contains_content, content_lemmas
 
+# A claim that still reads as a question: a wh-word (other than a subordinating when/where/how clause) or an
+# auxiliary at the start.
 _QUESTION_START = re.compile(
-    r"^(what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could)\b", re.I
+    r"^((what|which|who|whom|whose|why)\b|(where|when|how)\s+(is|are|was|were|do|does|did|can|could|will)\b"
+    r"|(is|are|was|were|do|does|did|can|could)\s)",
+    re.I,
 )
 FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 
@@ -29,7 +33,10 @@ def claim_checks(claim: str | None, answer: str, doc: Any | None) -> dict[str, b
         and not _QUESTION_START.match(claim)
         and "of the following" not in claim.lower()
     )
-    finite = doc is not None and any(t.tag_ in FINITE_TAGS for t in doc)
+    # The tagger or the morphologizer may be the one that gets a verb right ("oxides cause" tagged IN/VERB).
+    finite = doc is not None and any(
+        t.tag_ in FINITE_TAGS or (t.pos_ in ("VERB", "AUX") and t.tag_ not in ("VBG", "VBN", "TO")) for t in doc
+    )
     return {
         "produced": True,
         "contains_answer": contains,

@@ -343,7 +343,12 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
     w = t.lower_
     start = t.i
     prep = None
-    if start > 0 and doc[start - 1].pos_ == "ADP" and doc[start - 1].i == _clause_start(doc, doc[start - 1]):
+    before = doc[start - 1] if start > 0 else None
+    if (
+        before is not None
+        and (before.pos_ in ("ADP", "SCONJ") or before.tag_ == "IN")
+        and before.i == _clause_start(doc, before)
+    ):
         start -= 1
         prep = doc[start].text
     if _how_quant(t):
@@ -374,9 +379,16 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         nxt is not None
         and w in ("what", "which", "whose")
         and (nxt.tag_ in NP_TAGS - {"PRP", "DT", "EX", "PRP$"} or nxt.pos_ in ("NOUN", "ADJ", "PROPN"))
-        and nxt.dep_ != "ROOT"
+        and not _verb_like(nxt, ("VBZ", "VBD"))
     ):
         end = _noun_run_end(doc, t.i + 1)
+        finite_after = any(x.tag_ in ("VBZ", "VBP", "VBD", "MD") or x.pos_ == "AUX" for x in doc[end + 1 :])
+        if not finite_after:
+            # The run swallowed the verb ("what type of rock forms when ..."): cut before a verb-like word.
+            for j in range(t.i + 2, end + 1):
+                if _verb_like(doc[j], ("VBZ", "VBP", "VBD")) and doc[j - 1].pos_ in ("NOUN", "PROPN"):
+                    end = j - 1
+                    break
         if end >= t.i + 1:
             return WhPhrase(start, end, t, "det", prep, t.i + 1)
     return WhPhrase(start, t.i, t, "nominal", prep)
@@ -397,11 +409,27 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
         if re.search(r"\b(type|kind|form|sort|class)s? of\b", noun.lower()):
             return f"{answer} {head}"
         return f"{answer} {noun}"
+    if ph.kind == "det" and noun and doc[ph.end].lemma_.lower() in ("name", "term", "word") and ph.prep:
+        return f"the {doc[ph.end].text} {answer}"  # "known by what name" -> "known by the name platelets"
+    if (
+        ph.kind == "det"
+        and noun
+        and ph.start > 0
+        and doc[ph.start - 1].pos_ == "ADP"
+        and doc[ph.end].lemma_.lower()
+        in (
+            "name",
+            "term",
+            "word",
+        )
+    ):
+        return f"the {doc[ph.end].text} {answer}"
     if ph.word.lower_ == "whose":
         return f"{answer}'s {noun}".strip() if not answer.endswith("'s") else f"{answer} {noun}"
     return answer
 
 
+_CLASS_NOUNS = frozenset("kind type sort form class category".split())
 _ORDINALS = frozenset(
     ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last", "final"]
 )
@@ -473,26 +501,33 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
         # In situ: "temperature is proportional to what other property" -> replace in place.
         if ph.kind == "adverb":
             filler = _adverbial(ph.adverb, answer, adoc)
-        return _replace(doc, ph.start, ph.end, filler)
+        start = ph.start
+        if start > 0 and doc[start - 1].lemma_.lower() == "do" and len(adoc) and adoc[0].pos_ == "VERB":
+            start -= 1  # "began to do what" + "break up" -> "began to break up"
+        return _replace(doc, start, ph.end, filler)
     nxt = ph.end + 1
     if nxt >= len(doc):
         raise ConversionError("bare_wh_word")
     aux = doc[nxt]
     inverted = aux.lower_ in AUX_WORDS and _starts_np(doc, nxt + 1)
-    if aux.lower_ in BE_FORMS and (ph.kind == "det" or ph.partitive):
+    classifier = ph.kind == "det" and ph.noun_start is not None and doc[ph.noun_start].lemma_.lower() in _CLASS_NOUNS
+    if aux.lower_ in BE_FORMS and (ph.kind == "det" or ph.partitive) and not (classifier and inverted):
         inverted = False  # "Which of the following is a vertebrate" / "Which metal is ...": wh is the subject
     if aux.lower_ in ("has", "have", "had") and inverted and ph.kind in ("nominal", "det"):
         # "Which drug has gametocidal action": a main verb, unless a participle follows ("What has X done")
         inverted = any(t.tag_ == "VBN" for t in doc[nxt + 1 :])
     if ph.prep is not None or ph.kind in ("adverb", "how_adj"):
         inverted = inverted or aux.lower_ in AUX_WORDS
-    if ph.kind == "nominal" and aux.lemma_.lower() == "happen" and _is_state(adoc):
-        return prefix + _what_happens(doc, nxt, answer)
+    if ph.kind == "nominal" and aux.lemma_.lower() == "happen":
+        clause = any(t.tag_ in ("VBZ", "VBP", "VBD") for t in adoc)
+        if clause or _is_state(adoc):
+            return prefix + _what_happens(doc, nxt, answer, clause)
     if not inverted:
         if ph.prep is not None:
             raise ConversionError("unsupported_question_form", "fronted preposition without inversion")
         # The wh-phrase is the subject: put the answer in its place, fix agreement of the verb after it.
-        if not (aux.pos_ in ("VERB", "AUX") or aux.tag_.startswith("VB") or aux.tag_ == "MD"):
+        verbal = aux.pos_ in ("VERB", "AUX") or aux.tag_.startswith("VB") or aux.tag_ == "MD"
+        if not verbal and not _verb_like(aux, ("VBZ", "VBP", "VBD")):
             raise ConversionError("no_finite_verb", f"{aux.text!r} after the wh-phrase is not a verb")
         plural = _answer_plural(adoc) if ph.kind in ("nominal", "det") else None
         verb_text = aux.text if _acronym(aux.text) else aux.text.lower()
@@ -512,7 +547,7 @@ def _is_state(adoc: Any) -> bool:
     return bool(toks) and toks[0].tag_ in ("VBN", "JJ", "VBD") and all(t.pos_ != "NOUN" for t in toks[:1])
 
 
-def _what_happens(doc: Any, verb_i: int, answer: str) -> str:
+def _what_happens(doc: Any, verb_i: int, answer: str, clause: bool = False) -> str:
     """'What happens to old crust at boundaries?' + 'destroyed' -> 'Old crust is destroyed at boundaries.'"""
     if verb_i + 1 >= len(doc) or doc[verb_i + 1].lower_ != "to":
         raise ConversionError("unsupported_question_form", "what happens without 'to'")
@@ -523,6 +558,8 @@ def _what_happens(doc: Any, verb_i: int, answer: str) -> str:
     plural = doc[e].tag_ in ("NNS", "NNPS")
     be = {"VBD": "were" if plural else "was"}.get(doc[verb_i].tag_, "are" if plural else "is")
     tail = doc[e + 1 :].text if e + 1 < len(doc) else ""
+    if clause:
+        return f"{answer} {tail}"  # "What happens to the volume when T rises?" + "volume increases"
     return f"{doc[s : e + 1].text} {be} {answer} {tail}"
 
 
@@ -544,6 +581,22 @@ MODALS = frozenset(["can", "could", "will", "would", "shall", "should", "may", "
 _TRAILING_OK = frozenset({"IN", "RP", "TO", "RB", "RBR"})
 
 
+def _verb_like(tok: Any, tags: tuple[str, ...]) -> bool:
+    """Whether a token is, or could be, a verb form with one of ``tags`` — the EWT-trained tagger often
+    reads question verbs as nouns ("What type of rock forms", "does the star end")."""
+    if tok.tag_ in tags:
+        return True
+    if tok.pos_ not in ("NOUN", "ADJ", "VERB", "ADP") or not tok.is_alpha:
+        return False
+    from lemminflect import getAllInflections, getAllLemmas
+
+    for lemma in getAllLemmas(tok.lower_).get("VERB", ()):
+        forms = getAllInflections(lemma, upos="VERB")
+        if any(tok.lower_ in forms.get(t, ()) for t in tags):
+            return True
+    return False
+
+
 def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None:
     """Index in ``rest`` (the tokens after an inverted auxiliary) of the main verb, None if copular.
 
@@ -554,9 +607,16 @@ def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None
     a = aux.lower_
     if a in ("do", "does", "did") or a in MODALS:
         for k, t in enumerate(rest):
-            if t.tag_ == "VB" and k > 0 and rest[k - 1].lower_ != "to":
+            base = t.tag_ == "VB" or (t.pos_ == "VERB" and t.tag_ not in ("VBN", "VBG", "VBD", "VBZ"))
+            if base and k > 0 and rest[k - 1].lower_ != "to":
                 return k
-        return next((k for k, t in enumerate(rest) if k > 0 and t.tag_ in ("VB", "VBP")), None)
+        found = next((k for k, t in enumerate(rest) if k > 0 and t.tag_ in ("VB", "VBP")), None)
+        if found is not None:
+            return found
+        # The tagger missed the verb: a base form after a noun ("does the fusion inside a star end").
+        cands = [k for k, t in enumerate(rest) if k > 0 and _verb_like(t, ("VB",)) and rest[k - 1].lower_ != "to"]
+        after_noun = [k for k in cands if rest[k - 1].pos_ in ("NOUN", "PROPN", "PRON")]
+        return after_noun[-1] if after_noun else (cands[-1] if cands else None)
     if a in ("has", "have", "had"):
         return next((k for k, t in enumerate(rest) if t.tag_ == "VBN"), None)
     # A form of "be": passive or progressive main verb, or none (copular).
