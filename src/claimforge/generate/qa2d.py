@@ -429,7 +429,7 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
     return answer
 
 
-_CLASS_NOUNS = frozenset("kind type sort form class category".split())
+_CLASS_NOUNS = frozenset(["kind", "type", "sort", "form", "class", "category"])
 _ORDINALS = frozenset(
     ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last", "final"]
 )
