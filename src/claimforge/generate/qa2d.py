@@ -84,8 +84,9 @@ def prepare_question(question: str) -> Prepared:
         else:
             q = _ALL_OF.sub(lambda m: m.group(1) + "which of the following", q, count=1)
         inverted = True
-    elif re.search(r"\bthe following (is|are)\s+not\b", q, re.I):
-        q = re.sub(r"\bthe following (is|are)\s+not\b", r"which of the following \1", q, count=1, flags=re.I)
+    elif re.search(r"(?<!of )\bthe following (is|are)\s+not\b", q, re.I):
+        # "According to X, the following is not a suspect" -> "..., which of the following is a suspect"
+        q = re.sub(r"(?<!of )\bthe following (is|are)\s+not\b", r"which of the following \1", q, count=1, flags=re.I)
         inverted = True
     elif _NEG_AUX.search(q):
         q = _NEG_AUX.sub(r"\1", q, count=1)
@@ -749,16 +750,20 @@ def _fix_predicate_number(body: str, plural: bool | None) -> str:
     """'X is causes of Y' -> 'X is a cause of Y' when the answer is singular and the predicate plural."""
     if plural is not False:
         return body
-    from lemminflect import getLemma
+    from lemminflect import getAllInflections, getLemma
 
     def fix(m: re.Match[str]) -> str:
-        noun = m.group(2)
+        adj, noun = m.group(2) or "", m.group(3)
         lem = getLemma(noun, upos="NOUN")
         single = lem[0] if lem else noun
-        art = "an" if single[:1].lower() in "aeiou" else "a"
-        return f"{m.group(1)} {art} {single}"
+        if single == noun or noun not in getAllInflections(single, upos="NOUN").get("NNS", ()):
+            return m.group(0)  # not a plural noun ("is famous")
+        phrase = f"{adj}{single}"
+        art = "an" if phrase[:1].lower() in "aeiou" else "a"
+        return f"{m.group(1)} {art} {phrase}"
 
-    return re.sub(r"\b(is|was)\s+(?:the\s+)?([a-z]+s)\b(?=\s+(?:of|for|in|that|to|with|from)\b)", fix, body, count=1)
+    pattern = r"\b(is|was)\s+(?:the\s+)?([a-z]+\s+)?([a-z]+s)\b(?=\s+(?:of|for|in|that|to|with|from)\b|\s*$)"
+    return re.sub(pattern, fix, body, count=1)
 
 
 def _imperative(doc: Any, answer: str, adoc: Any) -> str:
@@ -783,6 +788,10 @@ def _yes_no(doc: Any, answer: str) -> str:
         roots = [k for k in parts if after[k].dep_ == "ROOT"]
         verb_i = roots[0] if roots else (parts[-1] if parts else verb_i)
     n_subj = verb_i if verb_i is not None else len(after)
+    if verb_i is None and aux.lower_ in BE_FORMS:
+        # Copular "Is a tomato a fruit": the subject is the first noun phrase.
+        s = 2 if after and after[0].tag_ in ("DT", "PRP$", "CD") else 1
+        n_subj = max(1, _noun_run_end(doc, s))
     if n_subj == 0:
         raise ConversionError("no_subject")
     subj = "".join(t.text_with_ws for t in after[:n_subj]).strip()
