@@ -61,3 +61,13 @@ def test_disk_cache_roundtrip_and_persistence(tmp_path: Path) -> None:
     assert c2.get(k) == b"x" and len(c2) == 2
     assert DiskCache(None, "ns").get(k) is None
     assert fingerprint({"a": 1, "b": 2}) == fingerprint({"b": 2, "a": 1})
+
+
+def test_switching_a_component_drops_its_old_parameters() -> None:
+    r = apply_overrides(
+        {"pipeline": "x", "embedder": {"name": "sentence-transformers", "batch_size": 8}},
+        ["embedder.name=hashing", "embedder.dim=64"],
+    )
+    assert r["embedder"] == {"name": "hashing", "dim": 64}
+    same = apply_overrides(r, ["embedder.name=hashing"])
+    assert same["embedder"] == {"name": "hashing", "dim": 64}

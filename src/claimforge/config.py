@@ -40,7 +40,8 @@ def load_recipe(name_or_path: str) -> dict[str, Any]:
 
 
 def apply_overrides(recipe: Mapping[str, Any], overrides: Iterable[str]) -> dict[str, Any]:
-    """Apply ``key.sub=value`` strings; values are YAML scalars (``10``, ``true``, ``[a, b]``)."""
+    """Apply ``key.sub=value`` strings in order; values are YAML scalars (``10``, ``true``, ``[a, b]``).
+    Setting a component's ``name`` to a different component clears that component's other keys."""
     out = copy.deepcopy(dict(recipe))
     for item in overrides:
         if "=" not in item:
@@ -57,7 +58,12 @@ def apply_overrides(recipe: Mapping[str, Any], overrides: Iterable[str]) -> dict
             if not isinstance(nxt, dict):
                 raise RecipeError(f"--set {key}: {p!r} is not a mapping")
             node = nxt
-        node[parts[-1]] = yaml.safe_load(raw) if raw.strip() else ""
+        value = yaml.safe_load(raw) if raw.strip() else ""
+        if parts[-1] == "name" and len(parts) > 1 and node.get("name") not in (None, value):
+            # Switching a component (embedder.name=hashing) drops the old component's parameters;
+            # give the new one's parameters after this --set.
+            node.clear()
+        node[parts[-1]] = value
     return out
 
 

@@ -184,3 +184,17 @@ def test_answers_that_point_at_options_are_rejected() -> None:
     from claimforge.generate.multi2claim import _distractors
 
     assert _distractors(it) == ["beta"]
+
+
+def test_nei_head_word_match_is_stricter_than_phrase() -> None:
+    items = [
+        item(0, "What is the outer layer?", "adrenal cortex", ["medulla"], "The adrenal cortex is outer. " + FILLER),
+        item(1, "Q1?", "golgi", ["x"], "The outer part, called the cortex, secretes hormones. " + FILLER),
+        item(2, "Q2?", "vacuole", ["y"], "Vacuoles hold water. " + FILLER),
+    ]
+    head = make(balance=False, nei_top_k=2).build(items)
+    nei = {e.source_item_id: e.evidence_id for e in head.examples if e.label == Label.NOT_ENOUGH_INFO}
+    assert nei["t:0"] == "t:2:explanation"  # t:1 mentions "cortex"
+    phrase = make(balance=False, nei_top_k=2, nei_answer_match="phrase").build(items)
+    nei = {e.source_item_id: e.evidence_id for e in phrase.examples if e.label == Label.NOT_ENOUGH_INFO}
+    assert nei["t:0"] in ("t:1:explanation", "t:2:explanation")

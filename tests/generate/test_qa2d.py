@@ -140,3 +140,13 @@ def test_finish() -> None:
     assert finish("mRNA carries codons") == "mRNA carries codons."
     assert finish("x is y .") == "X is y."
     assert finish("  ,; ") == ""
+
+
+def test_question_context_can_be_dropped() -> None:
+    from claimforge.generate.qa2d import last_sentence
+
+    q = "A 64-year-old man presents with a headache. He is 5.5 ft tall. What is the best initial treatment?"
+    assert last_sentence(q) == "What is the best initial treatment?"
+    conv = registry.build("qa2d", {"name": "rules", "question_context": "drop", "nlp": {"name": "spacy"}})
+    [r] = conv.convert([QA2DRequest(question=q, answer="Acetazolamide")])
+    assert r.text == "The best initial treatment is Acetazolamide."

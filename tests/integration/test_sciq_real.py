@@ -23,7 +23,7 @@ def test_real_sciq_build(shared_data, tmp_path) -> None:  # type: ignore[no-unty
     for row in map(json.loads, (tmp_path / "examples.jsonl").read_text().splitlines()):
         prov = row["provenance"]
         idx = int(row["source_item_id"].rsplit(":", 1)[1])
-        assert source[idx]["question"] == prov["details"]["question"]
+        assert " ".join(source[idx]["question"].split()) == prov["details"]["question"]
         assert lines[prov["source"]["line"] - 1].strip().startswith("{")
         if row["label"] == "SUPPORTED":
             assert row["evidence"].split()[:5] == source[idx]["support"].split()[:5]

@@ -15,3 +15,9 @@ def test_contains_phrase_on_lemmas_not_substrings() -> None:
     assert not contains_phrase(hay, lemma_tokens("ion"))
     # stopword-only answers never match
     assert not contains_phrase(hay, lemma_tokens("the"))
+
+
+def test_hyphens_split_and_unknown_plurals() -> None:
+    assert lemma_tokens("carbon-to-carbon bonds") == ("carbon", "to", "carbon", "bond")
+    assert lemma_tokens("exoskeletons") == ("exoskeleton",)
+    assert lemma_tokens("gas") == ("gas",)

@@ -34,6 +34,10 @@ class Multi2ClaimConfig(ComponentConfig):
     single_answer: bool = True
     unique_evidence: Literal["keep_first", "drop_all", "allow"] = "keep_first"
     nei_top_k: int = 10
+    # When does a candidate NEI explanation "contain the answer"? phrase: all of the answer's content words
+    # in a row; head: that, or the answer's head word alone ("cortex" for "adrenal cortex") — stricter, so
+    # fewer NEI pairs whose evidence in fact supports the claim.
+    nei_answer_match: Literal["phrase", "head"] = "head"
     balance: bool = True
     seed: int = 13
     labels: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
@@ -294,7 +298,7 @@ class Multi2Claim:
                 for rank, j in enumerate(cand[:k]):
                     if j == i or not np.isfinite(sims[r, j]):
                         continue
-                    if not contains_content(hay[j], needle):
+                    if not self._mentions(hay[j], needle):
                         chosen = (int(j), rank, float(sims[r, j]))
                         break
                 if chosen is None:
@@ -315,6 +319,11 @@ class Multi2Claim:
                     )
                 )
         return examples, rejects
+
+    def _mentions(self, hay: Sequence[str], needle: Sequence[str]) -> bool:
+        if contains_content(hay, needle):
+            return True
+        return self.config.nei_answer_match == "head" and len(needle) > 1 and needle[-1] in hay
 
     def _example(
         self, item: MCQItem, label: Label, claim: str, evidence_item: MCQItem, details: dict[str, Any]

@@ -71,9 +71,21 @@ class Prepared:
     inverted: bool
 
 
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)%][.!?])\s+(?=[A-Z])")
+
+
+def last_sentence(question: str) -> str:
+    """The sentence that asks (the last one), without the context sentences before it."""
+    parts = _SENTENCE_END.split(" ".join(question.split()))
+    return parts[-1] if parts else question
+
+
 def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
     q = " ".join(question.split())
+    head, mark, tail = q.partition("?")
+    if mark and tail.strip() and re.search(r"\b(what|which|who|whom|whose|where|when|why|how)\b", head, re.I):
+        q = head  # "What force opposes motion? for example a car braking" -> the question only
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
     inverted = False
@@ -103,6 +115,9 @@ def prepare_question(question: str) -> Prepared:
 class RuleQA2DConfig(ComponentConfig):
     nlp: dict[str, Any] = {"name": "spacy"}
     negative_stems: Literal["invert", "reject"] = "invert"
+    # Sentences before the asking sentence (clinical vignettes, "The unit is named after a physicist."):
+    # keep them in the claim, or drop them for short, atomic claims.
+    question_context: Literal["keep", "drop"] = "keep"
 
 
 class ConversionError(Exception):
@@ -123,7 +138,8 @@ class RuleQA2D:
         self.model_id = f"rules-v1+{self._nlp.model_id}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
-        prepared = [prepare_question(r.question) for r in requests]
+        drop = self.config.question_context == "drop"
+        prepared = [prepare_question(last_sentence(r.question) if drop else r.question) for r in requests]
         qdocs = self._nlp.parse([p.text for p in prepared], progress=progress)
         adocs = self._nlp.parse([_clean_answer(r.answer) for r in requests])
         out: list[QA2DResult] = []
@@ -282,6 +298,8 @@ def _is_relative(t: Any) -> bool:
         return False
     if t.doc[t.i + 1 : t.i + 3].text.lower() in ("of the", "of these"):
         return False  # "..., which of the following ..." is a question
+    if t.lower_ == "which" and all(x.pos_ in ("NOUN", "ADJ", "PROPN", "PUNCT") for x in t.doc[t.i + 1 :]):
+        return False  # "... form one supercontinent in which period?": a question about the period
     if t.i == 0:
         return False
     prev = t.doc[t.i - 1]
@@ -380,7 +398,7 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         nxt is not None
         and w in ("what", "which", "whose")
         and (nxt.tag_ in NP_TAGS - {"PRP", "DT", "EX", "PRP$"} or nxt.pos_ in ("NOUN", "ADJ", "PROPN"))
-        and not _verb_like(nxt, ("VBZ", "VBD"))
+        and not (_verb_like(nxt, ("VBZ", "VBD")) and doc[nxt.i + 1 : nxt.i + 2].text.lower() != "of")
     ):
         end = _noun_run_end(doc, t.i + 1)
         finite_after = any(x.tag_ in ("VBZ", "VBP", "VBD", "MD") or x.pos_ == "AUX" for x in doc[end + 1 :])
@@ -403,10 +421,10 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
     if ph.kind == "det" and noun and _is_modifier(adoc):
         # "what stage" + "second" -> "the second stage"; "what type of rock" + "igneous" -> "igneous rock"
         head = doc[ph.end].text
-        if _is_bare_number(adoc):
-            return f"{answer} {noun}"
         if adoc[-1].tag_ in ("JJS",) or adoc[-1].lower_ in _ORDINALS:
             return f"the {answer} {noun}"
+        if _is_bare_number(adoc):
+            return f"{answer} {noun}"
         if re.search(r"\b(type|kind|form|sort|class)s? of\b", noun.lower()):
             return f"{answer} {head}"
         return f"{answer} {noun}"
@@ -437,8 +455,15 @@ _ORDINALS = frozenset(
 
 
 def _is_modifier(adoc: Any) -> bool:
+    """An adjective/number/ordinal answer ("second", "buoyant", "anabolic") that modifies the asked noun.
+    The last word must not be readable as a noun: the tagger calls bare plurals such as "clouds" ADJ."""
+    from lemminflect import getAllLemmas
+
     toks = [t for t in adoc if not t.is_punct]
-    return bool(toks) and all(t.pos_ in ("ADJ", "NUM", "ADV") or t.lower_ in _ORDINALS for t in toks)
+    if not toks or not all(t.pos_ in ("ADJ", "NUM", "ADV") or t.lower_ in _ORDINALS for t in toks):
+        return False
+    last = toks[-1]
+    return last.lower_ in _ORDINALS or last.like_num or "NOUN" not in getAllLemmas(last.lower_)
 
 
 def _is_bare_number(adoc: Any) -> bool:
@@ -511,6 +536,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
         raise ConversionError("bare_wh_word")
     aux = doc[nxt]
     inverted = aux.lower_ in AUX_WORDS and _starts_np(doc, nxt + 1)
+    if aux.lower_ in ("do", "does", "did") and nxt + 1 < len(doc):
+        inverted = True  # "What do fungi produce" even when the tagger reads "fungi" as an adverb
     classifier = ph.kind == "det" and ph.noun_start is not None and doc[ph.noun_start].lemma_.lower() in _CLASS_NOUNS
     if aux.lower_ in BE_FORMS and (ph.kind == "det" or ph.partitive) and not (classifier and inverted):
         inverted = False  # "Which of the following is a vertebrate" / "Which metal is ...": wh is the subject
@@ -662,6 +689,8 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
 
     if ph.prep is not None:
         ins = f"{ph.prep.lower()} {filler}"
+    elif ph.kind == "adverb" and ph.adverb == "where" and rest and rest[-1].pos_ == "ADP":
+        ins = answer  # "Where do ecosystems get their energy from?" -> "... from the sun"
     elif ph.kind == "adverb":
         ins = _adverbial(ph.adverb, answer, adoc)
     elif ph.kind == "how_adj":
@@ -864,8 +893,7 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         return f"{doc.text}, {first}"
     if last.pos_ in ("VERB", "AUX", "ADP", "DET", "SCONJ", "CCONJ") or last.tag_ in ("VBN", "IN", "TO"):
         return f"{doc.text} {answer}"
-    root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
-    if not finite or root.pos_ in ("NOUN", "PROPN", "NUM"):
+    if not finite:
         return _np_stem(doc, answer)
     raise ConversionError("no_question_form")
 

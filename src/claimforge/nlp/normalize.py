@@ -10,7 +10,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-_WORD = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+# Hyphenated compounds are split ("carbon-to-carbon" -> carbon, to, carbon) so their parts can match.
+_WORD = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[^\W_]+(?:'[^\W_]+)*", re.UNICODE)
 
 # Words that carry no content on their own: an answer made only of these cannot be "contained".
 STOPWORDS = frozenset(
@@ -110,6 +111,17 @@ def lemma(word: str) -> str:
     for upos in ("NOUN", "VERB", "ADJ"):
         if upos in lemmas:
             return lemmas[upos][0].lower()
+    return _plural_fallback(word)
+
+
+def _plural_fallback(word: str) -> str:
+    """Singular of a regular plural the lexicon does not know ("exoskeletons", "phragmoplasts")."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is", "ys")):
+        return word[:-1]
     return word
 
 
