@@ -6,6 +6,7 @@ the median words/s.  Words are counted as spaCy tokens that are not whitespace.
 
 Default texts: the ``# text =`` lines of the UD English-EWT test CoNLL-U file.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,23 +19,27 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = REPO / "src" / "claimforge" / "nlp" / "models" / "en_claimforge_ewt"
-DEFAULT_TEXTS = Path(
-    os.environ.get("UD_DIR", REPO.parent / "shared" / "data" / "ud_english_ewt")
-) / "en_ewt-ud-test.conllu"
+DEFAULT_TEXTS = (
+    Path(os.environ.get("UD_DIR", REPO.parent / "shared" / "data" / "ud_english_ewt")) / "en_ewt-ud-test.conllu"
+)
 
 
 def read_texts(path: Path) -> list[str]:
     """Read raw sentences: ``# text =`` lines for CoNLL-U, else one text per non-empty line."""
     lines = path.read_text(encoding="utf8").splitlines()
-    if path.suffix == ".conllu" or any(l.startswith("# text = ") for l in lines[:50]):
-        return [l[len("# text = "):] for l in lines if l.startswith("# text = ")]
-    return [l for l in lines if l.strip()]
+    if path.suffix == ".conllu" or any(line.startswith("# text = ") for line in lines[:50]):
+        return [line[len("# text = ") :] for line in lines if line.startswith("# text = ")]
+    return [line for line in lines if line.strip()]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--texts", type=Path, default=DEFAULT_TEXTS,
-                    help="CoNLL-U file (uses '# text =' lines) or plain text, one text per line")
+    ap.add_argument(
+        "--texts",
+        type=Path,
+        default=DEFAULT_TEXTS,
+        help="CoNLL-U file (uses '# text =' lines) or plain text, one text per line",
+    )
     ap.add_argument("--model", default=str(DEFAULT_MODEL), help="spaCy pipeline name or path")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--batch-size", type=int, default=512)
@@ -58,8 +63,7 @@ def main() -> None:
         for doc in nlp.pipe(texts, batch_size=args.batch_size):
             n_words += sum(1 for t in doc if not t.is_space)
         elapsed = time.perf_counter() - start
-        results.append({"seconds": round(elapsed, 3), "words": n_words,
-                        "words_per_s": round(n_words / elapsed, 1)})
+        results.append({"seconds": round(elapsed, 3), "words": n_words, "words_per_s": round(n_words / elapsed, 1)})
 
     out = {
         "model": args.model,

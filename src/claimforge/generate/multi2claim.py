@@ -103,26 +103,14 @@ class Multi2Claim:
             evidence_count[_evidence_key(item.explanation or "")] += 1
         for item in candidates:
             key = _evidence_key(item.explanation or "")
+            duplicate = ""
             if cfg.unique_evidence == "drop_all" and evidence_count[key] > 1:
+                duplicate = f"{evidence_count[key]} items share this explanation"
+            elif cfg.unique_evidence == "keep_first" and key in seen_evidence:
+                duplicate = f"same explanation as {seen_evidence[key]}"
+            if duplicate:
                 rejects.append(
-                    Reject(
-                        item_id=item.id,
-                        stage="filter",
-                        reason="duplicate_evidence",
-                        detail=f"{evidence_count[key]} items share this explanation",
-                        ref=item.ref,
-                    )
-                )
-                continue
-            if cfg.unique_evidence == "keep_first" and key in seen_evidence:
-                rejects.append(
-                    Reject(
-                        item_id=item.id,
-                        stage="filter",
-                        reason="duplicate_evidence",
-                        detail=f"same explanation as {seen_evidence[key]}",
-                        ref=item.ref,
-                    )
+                    Reject(item_id=item.id, stage="filter", reason="duplicate_evidence", detail=duplicate, ref=item.ref)
                 )
                 continue
             seen_evidence.setdefault(key, item.id)

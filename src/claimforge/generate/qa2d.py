@@ -13,34 +13,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
+from claimforge.nlp.normalize import AUXILIARIES
 from claimforge.registry import ComponentConfig, registry
 
-AUX_WORDS = frozenset(
-    [
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "am",
-        "do",
-        "does",
-        "did",
-        "has",
-        "have",
-        "had",
-        "can",
-        "could",
-        "will",
-        "would",
-        "shall",
-        "should",
-        "may",
-        "might",
-        "must",
-    ]
-)
+AUX_WORDS = AUXILIARIES
 BE_FORMS = frozenset(["is", "are", "was", "were", "am", "be"])
 WH_NOMINAL = frozenset({"what", "which", "who", "whom", "whose"})
 WH_ADVERB = frozenset({"where", "when", "why", "how"})
@@ -560,7 +536,7 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
         plural = _answer_plural(adoc) if ph.kind in ("nominal", "det") else None
         verb_text = aux.text if _acronym(aux.text) else aux.text.lower()
         if plural is not None and (aux.lower_ in SING_PLUR or aux.lower_ in PLUR_SING):
-            verb_text = _agree(aux.text, plural)
+            verb_text = _agree(verb_text, plural)
         elif plural is not None and aux.tag_ in ("VBZ", "VBP") and aux.lower_ not in AUX_WORDS:
             verb_text = _inflect(aux, "VBZ" if not plural else "VBP")
         rest = doc[nxt + 1 :].text if nxt + 1 < len(doc) else ""

@@ -13,90 +13,17 @@ from collections.abc import Sequence
 # Hyphenated compounds are split ("carbon-to-carbon" -> carbon, to, carbon) so their parts can match.
 _WORD = re.compile(r"[0-9]+(?:[.,][0-9]+)*|[^\W_]+(?:'[^\W_]+)*", re.UNICODE)
 
+# Auxiliary verbs (also what the QA2D rules look for after a question word).
+AUXILIARIES = frozenset(
+    "is are was were be been am do does did has have had can could will would shall should may might must".split()  # noqa: SIM905
+)
 # Words that carry no content on their own: an answer made only of these cannot be "contained".
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "with",
-        "from",
-        "and",
-        "or",
-        "but",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "why",
-        "how",
-        "not",
-        "no",
-        "than",
-        "then",
-        "there",
-        "their",
-        "they",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "we",
-        "our",
-        "you",
-        "your",
-        "i",
-        "me",
-        "my",
-        "do",
-        "does",
-        "did",
-        "has",
-        "have",
-        "had",
-        "can",
-        "could",
-        "will",
-        "would",
-        "shall",
-        "should",
-        "may",
-        "might",
-        "must",
-        "into",
-        "onto",
-        "over",
-        "under",
-        "up",
-        "down",
-        "out",
-        "about",
-    ]
+STOPWORDS = AUXILIARIES | frozenset(
+    """
+    a an the of to in on at by for with from and or but as it its this that these those which who
+    whom whose what when where why how not no than then there their they them he she his her we our
+    you your i me my into onto over under up down out about being
+    """.split()  # noqa: SIM905
 )
 
 
