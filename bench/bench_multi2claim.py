@@ -25,13 +25,15 @@ from pathlib import Path
 
 
 def _child(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Run a command; return (wall seconds, peak RSS MiB of that child)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Run one of this script's modes in a child; return (wall seconds, that child's own peak RSS MiB)."""
     t = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    out = subprocess.run(cmd, env=env, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     wall = time.perf_counter() - t
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return wall, max(peak, before) / 1024
+    return wall, json.loads(out.stdout.strip().splitlines()[-1])["peak_rss_mb"]
+
+
+def _report_peak() -> None:
+    print(json.dumps({"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
 
 
 def record_texts(input_spec: str, out: Path, texts_file: Path, sets: list[str]) -> None:
@@ -75,9 +77,11 @@ def main() -> None:
     args = ap.parse_args()
     if args.mode == "record":
         record_texts(args.input, args.out, args.texts, args.sets)
+        _report_peak()
         return
     if args.mode == "embed":
         embed_only(args.texts, args.sets)
+        _report_peak()
         return
 
     me = [sys.executable, __file__, "--input", args.input, *sum((["--set", s] for s in args.sets), [])]
