@@ -169,3 +169,40 @@ def test_killed_run_resumes_to_identical_output(tmp_path: Path) -> None:
     subprocess.run([*cmd, "--out", str(tmp_path / "b")], env=clean_env, check=True, capture_output=True)
     for f in ("examples.jsonl", "rejects.jsonl", "scifact/claims.jsonl", "nli/pairs.jsonl"):
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
+
+
+def test_input_and_reader_overrides_combine(tmp_path: Path) -> None:
+    """--input picks the reader; --set reader.* configures it (a table with a column mapping)."""
+    filler = " ".join(["Cells are the basic units of life and they divide."] * 6)
+    rows = ["stem,w,x,y,key,why"]
+    for i, (ans, other) in enumerate([("nucleus", "ribosome"), ("ribosome", "nucleus"), ("vacuole", "golgi")]):
+        rows.append(f"What organelle is number {i}?,{ans},{other},lysosome,A,The {ans} is here. {filler} {i}")
+    src = tmp_path / "q.csv"
+    src.write_text("\n".join(rows) + "\n")
+    out = tmp_path / "o"
+    res = runner.invoke(
+        app,
+        [
+            "build",
+            "multi2claim",
+            "--input",
+            f"table:{src}",
+            "--out",
+            str(out),
+            "--no-cache",
+            "--set",
+            "reader.question=stem",
+            "--set",
+            "reader.options=[w, x, y]",
+            "--set",
+            "reader.answer=key",
+            "--set",
+            "reader.explanation=why",
+            "--set",
+            "embedder.name=hashing",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    ex = lines(out / "examples.jsonl")
+    assert {e["label"] for e in ex} == {"SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO"}
+    assert any(e["claim"].startswith("Nucleus") for e in ex)

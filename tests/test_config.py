@@ -71,3 +71,21 @@ def test_switching_a_component_drops_its_old_parameters() -> None:
     assert r["embedder"] == {"name": "hashing", "dim": 64}
     same = apply_overrides(r, ["embedder.name=hashing"])
     assert same["embedder"] == {"name": "hashing", "dim": 64}
+
+
+def test_set_values_stay_strings_unless_clearly_typed() -> None:
+    r = apply_overrides({"pipeline": "x"}, ["a=no", "b=2020-01-01", "c=true", "d=3", "e=[1, 2]", "f=on"])
+    assert r == {"pipeline": "x", "a": "no", "b": "2020-01-01", "c": True, "d": 3, "e": [1, 2], "f": "on"}
+
+
+def test_recipe_name_wins_over_a_folder_of_that_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "multi2claim").mkdir()
+    assert load_recipe("multi2claim")["pipeline"] == "multi2claim"
+
+
+def test_no_cache_switch_disables_every_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CLAIMFORGE_NO_CACHE", "1")
+    c = DiskCache(tmp_path, "ns")
+    c.put("k", b"v")
+    assert not c.enabled and c.get("k") is None and not list(tmp_path.iterdir())

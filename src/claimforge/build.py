@@ -85,6 +85,8 @@ def run_build(
 
     t0 = time.time()
     out.mkdir(parents=True, exist_ok=True)
+    # manifest.json marks a finished build: removed before writing, written last.
+    (out / "manifest.json").unlink(missing_ok=True)
     with progress.stage("write") as tick:
         write_examples(out, result.examples)
         write_rejects(out, result.rejects)
@@ -110,8 +112,7 @@ def run_build(
     timings["total"] = time.time() - started
     manifest["counts"] = {k: stats[k] for k in ("items_in", "items_used", "items_rejected", "examples", "labels")}
     manifest["timings_s"] = {k: round(v, 2) for k, v in timings.items()}
-    manifest["files"] = sorted(
-        str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and not p.name.startswith(".")
-    )
+    written = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and not p.name.startswith(".")}
+    manifest["files"] = sorted(written | {"manifest.json"})
     write_json(out / "manifest.json", manifest)
     return manifest

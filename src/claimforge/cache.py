@@ -35,6 +35,8 @@ class DiskCache:
     def __init__(self, directory: Path | str | None, namespace: str) -> None:
         self.namespace = namespace
         self._db: sqlite3.Connection | None = None
+        if os.environ.get("CLAIMFORGE_NO_CACHE") == "1":
+            directory = None  # `claimforge ... --no-cache`: one switch for every component's cache
         if directory is not None:
             path = Path(directory)
             path.mkdir(parents=True, exist_ok=True)

@@ -35,6 +35,17 @@ def _setup_env(cache_dir: Path | None, no_cache: bool) -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     if cache_dir is not None:
         os.environ["CLAIMFORGE_CACHE"] = str(cache_dir)
+    if no_cache:
+        os.environ["CLAIMFORGE_NO_CACHE"] = "1"
+
+
+def _parse_input(spec: str) -> tuple[str, str]:
+    """``NAME:PATH`` -> (reader name, path), with an error that lists the reader names."""
+    name, sep, path = spec.partition(":")
+    names = registry.names("reader")
+    if not sep or name not in names or not path:
+        raise RecipeError(f"--input expects NAME:PATH with NAME one of {', '.join(names)}; got {spec!r}")
+    return name, path
 
 
 def _fail(msg: str) -> None:
@@ -52,24 +63,22 @@ def _build(
     no_cache: bool,
 ) -> None:
     from claimforge.build import run_build
-    from claimforge.io.mcq import InputError, reader_from_spec
     from claimforge.progress import RichProgress
 
     try:
-        recipe = apply_overrides(load_recipe(recipe_name), sets)
-        if no_cache:
-            recipe = apply_overrides(recipe, ["embedder.use_cache=false", "qa2d.nlp.use_cache=false"])
+        recipe = load_recipe(recipe_name)
         if input_spec:
-            reader_from_spec(input_spec)  # validates NAME:PATH with a clear error
-            name, _, path = input_spec.partition(":")
+            name, path = _parse_input(input_spec)
             old = recipe.get("reader") or {}
-            # Keep the recipe's reader options (column mappings, ...) when it names the same reader.
+            # --input replaces the recipe's reader (keeping its options if it is the same reader);
+            # --set reader.* then applies on top, like any other override.
             recipe["reader"] = {**(old if old.get("name") == name else {}), "name": name, "path": path}
+        recipe = apply_overrides(recipe, sets)
         command = "claimforge " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         with RichProgress() as progress:
             manifest = run_build(recipe, out, limit=limit, skip_bad=skip_bad, progress=progress, command=command)
-    except (RecipeError, RegistryError, InputError, FileNotFoundError) as e:
-        _fail(str(e))
+    except (ValueError, OSError, RuntimeError) as e:  # RecipeError, RegistryError, InputError, model errors
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return
     c = manifest["counts"]
     console.print(

@@ -7,6 +7,7 @@ any key (values parsed as YAML scalars) before the pipeline's pydantic config va
 from __future__ import annotations
 
 import copy
+import datetime
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -26,9 +27,9 @@ def recipe_names() -> list[str]:
 
 def load_recipe(name_or_path: str) -> dict[str, Any]:
     path = Path(name_or_path)
-    if not path.exists():
+    if not path.is_file():  # a packaged name, even if a folder of that name exists here (e.g. --out multi2claim)
         path = RECIPES_DIR / f"{name_or_path}.yaml"
-    if not path.exists():
+    if not path.is_file():
         raise RecipeError(f"no recipe {name_or_path!r}: not a file, and not one of {', '.join(recipe_names())}")
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -58,13 +59,26 @@ def apply_overrides(recipe: Mapping[str, Any], overrides: Iterable[str]) -> dict
             if not isinstance(nxt, dict):
                 raise RecipeError(f"--set {key}: {p!r} is not a mapping")
             node = nxt
-        value = yaml.safe_load(raw) if raw.strip() else ""
+        value = _scalar(raw)
         if parts[-1] == "name" and len(parts) > 1 and node.get("name") not in (None, value):
             # Switching a component (embedder.name=hashing) drops the old component's parameters;
             # give the new one's parameters after this --set.
             node.clear()
         node[parts[-1]] = value
     return out
+
+
+def _scalar(raw: str) -> Any:
+    """A --set value: YAML for numbers, true/false, null, lists and mappings; anything else stays the string
+    it is ("no", "2020-01-01", "on" are not turned into booleans or dates)."""
+    if not raw.strip():
+        return ""
+    value = yaml.safe_load(raw)
+    if isinstance(value, bool) and raw.strip().lower() not in ("true", "false"):
+        return raw
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return raw
+    return value
 
 
 def pipeline_spec(recipe: Mapping[str, Any]) -> dict[str, Any]:

@@ -198,3 +198,31 @@ def test_nei_head_word_match_is_stricter_than_phrase() -> None:
     phrase = make(balance=False, nei_top_k=2, nei_answer_match="phrase").build(items)
     nei = {e.source_item_id: e.evidence_id for e in phrase.examples if e.label == Label.NOT_ENOUGH_INFO}
     assert nei["t:0"] in ("t:1:explanation", "t:2:explanation")
+
+
+def test_inverted_stem_nei_avoids_the_option_the_claim_states() -> None:
+    items = [
+        item(
+            0,
+            "All of the following are mammals EXCEPT",
+            "snake",
+            ["whale", "lizard"],
+            "Snakes are reptiles and whales are mammals. " + FILLER,
+        ),
+        item(1, "Q1?", "golgi", ["x"], "The whale is a mammal that lives in the sea. " + FILLER),
+        item(2, "Q2?", "vacuole", ["y"], "Vacuoles hold water in plant cells. " + FILLER),
+    ]
+    res = make(balance=False, nei_top_k=2).build(items)
+    by = {(e.source_item_id, e.label): e for e in res.examples}
+    sup = by[("t:0", Label.SUPPORTED)]
+    assert sup.provenance.details["option_role"] == "distractor"
+    nei = by[("t:0", Label.NOT_ENOUGH_INFO)]
+    assert nei.claim == sup.claim and "whale" not in nei.evidence.lower()
+    assert by[("t:0", Label.REFUTED)].provenance.details["option_role"] == "answer"
+
+
+def test_unrequested_labels_are_recorded_as_rejects() -> None:
+    res = make(balance=False, labels=(Label.SUPPORTED, Label.REFUTED)).build(corpus())
+    assert {e.label for e in res.examples} == {Label.SUPPORTED, Label.REFUTED}
+    dropped = [r for r in res.rejects if r.stage == "labels"]
+    assert len(dropped) == len(make(balance=False).build(corpus()).examples) - len(res.examples)

@@ -62,6 +62,15 @@ def _load_sentence_transformer(path: str, device: str, max_seq_length: int | Non
     return model
 
 
+def _weights_tag(path: str) -> str:
+    """Size and mtime of the weight files of a local model directory; the name itself for hub names."""
+    p = Path(path)
+    if not p.is_dir():
+        return path
+    files = sorted(p.rglob("*.safetensors")) or sorted(p.rglob("*.bin"))
+    return str(p.resolve()) + ";" + ";".join(f"{f.name}:{f.stat().st_size}:{int(f.stat().st_mtime)}" for f in files)
+
+
 class SentenceTransformerConfig(ComponentConfig):
     model: str = DEFAULT_MODEL
     batch_size: int = 64
@@ -78,6 +87,9 @@ class SentenceTransformerEmbedder:
     def __init__(self, config: SentenceTransformerConfig) -> None:
         self.config = config
         self.model_id = f"{config.model}@{config.max_seq_length}" + ("+int8" if config.quantize else "")
+        # Cache keys also carry the weights' identity, so a model retrained in place or a relative path
+        # used from another folder never gets another model's vectors.
+        self._cache_id = f"{self.model_id}|{_weights_tag(resolve_model_path(config.model))}"
         cache_dir = (config.cache_dir or default_cache_dir()) if config.use_cache else None
         self._cache = DiskCache(cache_dir, "embeddings")
         self.dim: int | None = None
@@ -88,22 +100,21 @@ class SentenceTransformerEmbedder:
         return _load_sentence_transformer(path, self.config.device, self.config.max_seq_length, self.config.quantize)
 
     def embed(self, texts: Sequence[str], progress: Any = None) -> np.ndarray:
-        keys = [fingerprint("emb", self.model_id, t) for t in texts]
-        unique = dict.fromkeys(keys)
-        cached = self._cache.get_many(list(unique))
-        todo_keys = [k for k in unique if k not in cached]
+        keys = [fingerprint("emb", self._cache_id, t) for t in texts]
         text_of = dict(zip(keys, texts, strict=True))
-        vectors: dict[str, np.ndarray] = {k: np.frombuffer(v, dtype=np.float32) for k, v in cached.items()}
-        if progress is not None:
-            progress(len(cached), len(unique))
-        if todo_keys:
-            # Sort by length so batches hold similar lengths (less padding); commit per chunk so an
-            # interrupted run keeps its work.
-            todo_keys.sort(key=lambda k: len(text_of[k]))
-            chunk = max(self.config.batch_size * 16, 256)
-            done = len(cached)
-            for i in range(0, len(todo_keys), chunk):
-                part = todo_keys[i : i + chunk]
+        # Chunks are fixed over the whole length-sorted list of distinct texts and committed one by one.
+        # A chunk found complete in the cache is reused; any other chunk is encoded whole, so a resumed
+        # run pads and batches exactly as an uninterrupted one and gets bit-identical vectors.
+        ordered = sorted(text_of, key=lambda k: (len(text_of[k]), k))
+        size = max(self.config.batch_size * 16, 256)
+        chunks = [ordered[i : i + size] for i in range(0, len(ordered), size)]
+        vectors: dict[str, np.ndarray] = {}
+        done = 0
+        for part in chunks:
+            cached = self._cache.get_many(part)
+            if len(cached) == len(part):
+                vectors.update({k: np.frombuffer(v, dtype=np.float32) for k, v in cached.items()})
+            else:
                 arr = self.model.encode(
                     [text_of[k] for k in part],
                     batch_size=self.config.batch_size,
@@ -114,9 +125,9 @@ class SentenceTransformerEmbedder:
                 new = {k: arr[j] for j, k in enumerate(part)}
                 vectors.update(new)
                 self._cache.put_many({k: v.tobytes() for k, v in new.items()})
-                done += len(part)
-                if progress is not None:
-                    progress(done, len(unique))
+            done += len(part)
+            if progress is not None:
+                progress(done, len(ordered))
         if not texts:
             return np.zeros((0, self.dim or 0), dtype=np.float32)
         out = np.stack([vectors[k] for k in keys]).astype(np.float32, copy=False)

@@ -11,25 +11,22 @@ from statistics import mean, median
 from typing import Any
 
 from claimforge.io.dataset import atomic_open
+from claimforge.nlp.normalize import word_count
 from claimforge.records import Example, Label, Reject
-
-
-def _words(text: str) -> int:
-    return len(text.split())
 
 
 def dataset_stats(examples: list[Example], rejects: list[Reject], n_input: int) -> dict[str, Any]:
     labels = Counter(e.label.value for e in examples)
-    claim_len = [_words(e.claim) for e in examples]
+    claim_len = [word_count(e.claim) for e in examples]
     docs = {e.evidence_id: e.evidence for e in examples}
-    doc_len = [_words(d) for d in docs.values()]
+    doc_len = [word_count(d) for d in docs.values()]
     item_rejects = [r for r in rejects if r.scope == "item"]
     used = len({e.source_item_id for e in examples})
     per_label = {
         lab.value: {
             "count": labels.get(lab.value, 0),
-            "mean_claim_words": _mean([_words(e.claim) for e in examples if e.label == lab]),
-            "mean_evidence_words": _mean([_words(e.evidence) for e in examples if e.label == lab]),
+            "mean_claim_words": _mean([word_count(e.claim) for e in examples if e.label == lab]),
+            "mean_evidence_words": _mean([word_count(e.evidence) for e in examples if e.label == lab]),
         }
         for lab in Label
     }
@@ -62,15 +59,16 @@ def plot_lengths(path: Path, examples: list[Example]) -> None:
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
     for lab in Label:
-        xs = [_words(e.claim) for e in examples if e.label == lab]
+        xs = [word_count(e.claim) for e in examples if e.label == lab]
         if xs:
             axes[0].hist(xs, bins=range(0, max(xs) + 2), alpha=0.5, label=f"{lab.value} (n={len(xs)})")
     axes[0].set_title("Claim length")
     axes[0].set_xlabel("words")
     axes[0].set_ylabel("examples")
-    axes[0].legend(fontsize=7)
+    if axes[0].get_legend_handles_labels()[0]:
+        axes[0].legend(fontsize=7)
     docs = {e.evidence_id: e.evidence for e in examples}
-    lens = [_words(d) for d in docs.values()]
+    lens = [word_count(d) for d in docs.values()]
     if lens:
         axes[1].hist(lens, bins=40, color="tab:gray")
     axes[1].set_title(f"Evidence document length ({len(docs)} documents)")

@@ -7,6 +7,7 @@ explanation (top-k by embedding of answer + explanation) that does not mention t
 
 from __future__ import annotations
 
+import inspect
 import random
 import re
 from collections import Counter, defaultdict
@@ -15,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
+from pydantic import Field
 
 from claimforge import __version__
 from claimforge.generate.base import QA2DRequest, QA2DResult
-from claimforge.nlp.normalize import contains_content, content_lemmas
+from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import Example, Label, MCQItem, Provenance, Reject
 from claimforge.registry import ComponentConfig, registry
@@ -33,7 +35,7 @@ class Multi2ClaimConfig(ComponentConfig):
     min_evidence_words: int = 50
     single_answer: bool = True
     unique_evidence: Literal["keep_first", "drop_all", "allow"] = "keep_first"
-    nei_top_k: int = 10
+    nei_top_k: int = Field(10, ge=1)
     # When does a candidate NEI explanation "contain the answer"? phrase: all of the answer's content words
     # in a row; head: that, or the answer's head word alone ("cortex" for "adrenal cortex") — stricter, so
     # fewer NEI pairs whose evidence in fact supports the claim.
@@ -41,6 +43,25 @@ class Multi2ClaimConfig(ComponentConfig):
     balance: bool = True
     seed: int = 13
     labels: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
+
+
+@dataclass(frozen=True)
+class OptionClaim:
+    """A claim made from one option: which option, its role, its cosine to the keyed answer, the QA2D result."""
+
+    option: str
+    role: Literal["answer", "distractor"]
+    cosine: float
+    result: QA2DResult
+
+    @property
+    def details(self) -> dict[str, Any]:
+        return {
+            "option": self.option,
+            "option_role": self.role,
+            "option_cosine": round(self.cosine, 6),
+            "polarity": self.result.polarity,
+        }
 
 
 @dataclass
@@ -56,10 +77,6 @@ class BuildResult:
     @property
     def n_rejected_items(self) -> int:
         return sum(1 for r in self.rejects if r.scope == "item")
-
-
-def _words(text: str) -> int:
-    return len(text.split())
 
 
 class Multi2Claim:
@@ -131,7 +148,7 @@ class Multi2Claim:
             return "no_distractors", f"{len(item.options)} options"
         if not item.explanation or not item.explanation.strip():
             return "no_explanation", ""
-        n = _words(item.explanation)
+        n = word_count(item.explanation)
         if n < cfg.min_evidence_words:
             return "short_evidence", f"{n} words < {cfg.min_evidence_words}"
         return "", ""
@@ -153,7 +170,7 @@ class Multi2Claim:
         with progress.stage("qa2d") as tick:
             claims = self._claims(kept, distractor, tick)
         examples: list[Example] = []
-        supported: list[tuple[MCQItem, str]] = []
+        supported: list[tuple[MCQItem, OptionClaim]] = []
         for item in kept:
             sup, ref, why = claims[item.id]
             if sup is None:
@@ -167,8 +184,8 @@ class Multi2Claim:
                     )
                 )
                 continue
-            supported.append((item, sup.text))
-            examples.append(self._example(item, Label.SUPPORTED, sup.text, item, {"polarity": sup.polarity}))
+            supported.append((item, sup))
+            examples.append(self._example(item, Label.SUPPORTED, _text(sup), item, sup.details))
             if ref is None:
                 rejects.append(
                     Reject(
@@ -180,19 +197,23 @@ class Multi2Claim:
                     )
                 )
             else:
-                examples.append(
-                    self._example(
-                        item,
-                        Label.REFUTED,
-                        ref[1].text,
-                        item,
-                        {"distractor": ref[0], "distractor_cosine": ref[2], "polarity": ref[1].polarity},
-                    )
-                )
+                examples.append(self._example(item, Label.REFUTED, _text(ref), item, ref.details))
         with progress.stage("embed explanations") as tick:
             nei, nei_rejects = self._nei(supported, tick)
         examples.extend(nei)
         rejects.extend(nei_rejects)
+        unwanted = [e for e in examples if e.label not in cfg.labels]
+        rejects.extend(
+            Reject(
+                item_id=e.source_item_id,
+                scope="example",
+                stage="labels",
+                reason="label_not_requested",
+                detail=e.id,
+                ref=e.provenance.source,
+            )
+            for e in unwanted
+        )
         examples = [e for e in examples if e.label in cfg.labels]
         if cfg.balance:
             examples, dropped = _balance(examples, cfg.labels, cfg.seed)
@@ -219,7 +240,7 @@ class Multi2Claim:
 
     def _claims(
         self, items: Sequence[MCQItem], distractors: dict[str, list[tuple[str, float]]], tick: Any
-    ) -> dict[str, tuple[QA2DResult | None, tuple[str, QA2DResult, float] | None, str | None]]:
+    ) -> dict[str, tuple[OptionClaim | None, OptionClaim | None, str | None]]:
         """Supported and refuted claims per item. For inverted stems (EXCEPT/NOT) the roles swap:
         the keyed answer makes the false claim and the closest distractor the true one."""
         reqs: list[QA2DRequest] = []
@@ -234,35 +255,35 @@ class Multi2Claim:
             res_answer = results[i]
             res_ds = results[i + 1 : i + 1 + len(ds)]
             i += 1 + len(ds)
-            if res_answer.text is None:
-                out[it.id] = (None, None, res_answer.reason)
+            if not res_answer.text:
+                out[it.id] = (None, None, res_answer.reason or "qa2d_empty_output")
                 continue
-            ok = [(d, r, s) for (d, s), r in zip(ds, res_ds, strict=True) if r.text]
+            answer = OptionClaim(it.answer or "", "answer", 1.0, res_answer)
+            ok = [OptionClaim(d, "distractor", s, r) for (d, s), r in zip(ds, res_ds, strict=True) if r.text]
             if res_answer.polarity == "inverted":
                 if not ok:
                     out[it.id] = (None, None, "inverted_stem_without_convertible_distractor")
                     continue
-                d, r, s = ok[0]
-                out[it.id] = (r, (it.answer or "", res_answer, s), None)
+                out[it.id] = (ok[0], answer, None)
             else:
                 why = None if ok else (res_ds[0].reason if res_ds else "no_distractors")
-                out[it.id] = (res_answer, ok[0] if ok else None, why)
+                out[it.id] = (answer, ok[0] if ok else None, why)
         return out
 
     def _convert(self, reqs: list[QA2DRequest], tick: Any) -> list[QA2DResult]:
-        try:
+        if "progress" in inspect.signature(self.qa2d.convert).parameters:
             return list(self.qa2d.convert(reqs, progress=tick))
-        except TypeError:  # converters without progress support
-            return list(self.qa2d.convert(reqs))
+        return list(self.qa2d.convert(reqs))
 
-    def _nei(self, supported: list[tuple[MCQItem, str]], tick: Any) -> tuple[list[Example], list[Reject]]:
-        """Pair each supported claim with the most similar other explanation lacking the answer."""
+    def _nei(self, supported: list[tuple[MCQItem, OptionClaim]], tick: Any) -> tuple[list[Example], list[Reject]]:
+        """Pair each supported claim with the most similar other explanation that does not mention the option
+        the claim states (the keyed answer, or for inverted stems the distractor the claim was made from)."""
         if len(supported) < 2:
             return [], [
                 Reject(item_id=it.id, scope="example", stage="nei", reason="too_few_items", ref=it.ref)
                 for it, _ in supported
             ]
-        texts = [f"{it.answer} {it.explanation}" for it, _ in supported]
+        texts = [f"{claim.option} {it.explanation}" for it, claim in supported]
         vecs = self.embedder.embed(texts, progress=tick)
         hay = [content_lemmas(it.explanation or "") for it, _ in supported]
         k = min(self.config.nei_top_k, len(supported) - 1)
@@ -279,12 +300,13 @@ class Multi2Claim:
                 item, claim = supported[i]
                 cand = top[r] if top is not None else np.arange(sims.shape[1])
                 cand = cand[np.argsort(-sims[r, cand], kind="stable")]
-                needle = content_lemmas(item.answer or "")
+                needle = content_lemmas(claim.option)
+                own = _evidence_key(item.explanation or "")
                 chosen = None
                 if not needle:  # "all of the above": no key entity to look for, so no safe NEI pairing
                     cand = cand[:0]
                 for rank, j in enumerate(cand[:k]):
-                    if j == i or not np.isfinite(sims[r, j]):
+                    if j == i or not np.isfinite(sims[r, j]) or _evidence_key(supported[j][0].explanation or "") == own:
                         continue
                     if not self._mentions(hay[j], needle):
                         chosen = (int(j), rank, float(sims[r, j]))
@@ -301,9 +323,9 @@ class Multi2Claim:
                     self._example(
                         item,
                         Label.NOT_ENOUGH_INFO,
-                        claim,
+                        _text(claim),
                         other,
-                        {"evidence_rank": rank, "evidence_cosine": round(cos, 6)},
+                        {**claim.details, "evidence_rank": rank, "evidence_cosine": round(cos, 6)},
                     )
                 )
         return examples, rejects
@@ -380,6 +402,10 @@ _OPTION_REF = re.compile(
     r"|(both\s+)?[a-e](\s*(,|and|&)\s*[a-e])+)\s*[.]?\s*$",
     re.I,
 )
+
+
+def _text(claim: OptionClaim) -> str:
+    return claim.result.text or ""
 
 
 def _distractors(item: MCQItem) -> list[str]:

@@ -36,11 +36,15 @@ def atomic_open(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     enc = None if "b" in mode else "utf-8"
-    with open(tmp, mode, encoding=enc) as f:
-        yield f
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, mode, encoding=enc) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def _jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> int:

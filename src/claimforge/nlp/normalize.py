@@ -52,6 +52,11 @@ def _plural_fallback(word: str) -> str:
     return word
 
 
+def word_count(text: str) -> int:
+    """Whitespace-separated words: the length measure of the paper's filters and Table 5."""
+    return len(text.split())
+
+
 def fold(text: str) -> str:
     """Unicode-fold and lower-case (é → e, ﬁ → fi, Greek kept)."""
     text = unicodedata.normalize("NFKD", text)

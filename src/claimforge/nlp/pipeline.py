@@ -72,7 +72,7 @@ class SpacyNLP:
 
     def parse(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> list[Any]:
         """Docs for ``texts`` in order; cached parses are rebuilt without running the model."""
-        keys = [fingerprint("parse", self.config.pipeline, self.version, t) for t in texts]
+        keys = [fingerprint("parse", self.config.pipeline, self.version, self.config.disable, t) for t in texts]
         unique = dict(zip(keys, texts, strict=True))
         cached = self._cache.get_many(list(unique))
         docs: dict[str, Any] = {k: self._from_bytes(v) for k, v in cached.items()}
@@ -114,7 +114,7 @@ class SpacyNLP:
 
         data = json.loads(blob)
         fields = {k: data[k] for k in _TOKEN_FIELDS if data.get(k) is not None}
-        if fields.get("deps"):
+        if any(fields.get("deps") or ()):
             # Doc() needs sent_starts consistent with heads; heads already define sentences.
             fields.pop("sent_starts", None)
         return Doc(self.nlp.vocab, **fields)
