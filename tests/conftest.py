@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,12 @@ def shared_data():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test session gets its own on-disk cache, never the user's."""
-    monkeypatch.setenv("CLAIMFORGE_CACHE", str(tmp_path_factory.getbasetemp() / "cache"))
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Each test session gets its own on-disk cache, never the user's; the CLI sets environment variables
+    (--cache-dir, --no-cache) for its process, so each test's environment is restored afterwards."""
+    saved = dict(os.environ)
+    os.environ.pop("CLAIMFORGE_NO_CACHE", None)
+    os.environ["CLAIMFORGE_CACHE"] = str(tmp_path_factory.getbasetemp() / "cache")
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
