@@ -409,13 +409,7 @@ def iter_csv_records(path: str | Path, delimiter: str | None = None, quoted: boo
     """
     path = Path(path)
     _check_file(path)
-    tabbed = path.suffix.lower() in (".tsv", ".tab")
-    delimiter = delimiter or ("\t" if tabbed else ",")
-    if quoted is None:
-        quoted = delimiter != "\t"
-    opts: dict[str, Any] = {"delimiter": delimiter}
-    if not quoted:
-        opts["quoting"] = csv.QUOTE_NONE
+    opts = _csv_options(path, delimiter, quoted)
     with path.open(encoding="utf-8-sig", newline="") as f:
         reader = csv.reader(f, **opts)
         header: list[str] | None = None
@@ -445,8 +439,8 @@ def iter_csv_records(path: str | Path, delimiter: str | None = None, quoted: boo
             yield rec
 
 
-def _csv_header(path: Path, delimiter: str | None, quoted: bool | None) -> list[str]:
-    """The header of a CSV file (first non-blank row)."""
+def _csv_options(path: Path, delimiter: str | None, quoted: bool | None) -> dict[str, Any]:
+    """csv.reader options: tab for .tsv/.tab else comma; quotes honoured unless tab-separated."""
     tabbed = path.suffix.lower() in (".tsv", ".tab")
     delimiter = delimiter or ("\t" if tabbed else ",")
     if quoted is None:
@@ -454,6 +448,12 @@ def _csv_header(path: Path, delimiter: str | None, quoted: bool | None) -> list[
     opts: dict[str, Any] = {"delimiter": delimiter}
     if not quoted:
         opts["quoting"] = csv.QUOTE_NONE
+    return opts
+
+
+def _csv_header(path: Path, delimiter: str | None, quoted: bool | None) -> list[str]:
+    """The header of a CSV file (first non-blank row)."""
+    opts = _csv_options(path, delimiter, quoted)
     with path.open(encoding="utf-8-sig", newline="") as f:
         for row in csv.reader(f, **opts):
             if row and not (len(row) == 1 and not row[0].strip()):
