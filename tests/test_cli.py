@@ -50,6 +50,14 @@ def test_demo_builds_a_balanced_dataset_offline(tmp_path: Path) -> None:
     assert "Table 5" in report and "random SUPPORTED examples" in report
 
 
+def build(input_spec: str, out: Path, *options: str, sets: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    """Run `claimforge build multi2claim --input SPEC --out OUT [options] --set ...` in-process."""
+    args = ["build", "multi2claim", "--input", input_spec, "--out", str(out), *options]
+    for s in sets:
+        args += ["--set", s]
+    return runner.invoke(app, args)
+
+
 def _medmcqa(path: Path, bad_line: bool) -> Path:
     rows = [
         json.dumps({"question": f"What is thing {i}?", "choices": ["A. alpha", "B. beta", "C. gamma"], "answer": 0})
@@ -63,19 +71,7 @@ def _medmcqa(path: Path, bad_line: bool) -> Path:
 
 def test_malformed_line_is_an_error_naming_file_and_line(tmp_path: Path) -> None:
     src = _medmcqa(tmp_path / "mm.jsonl", bad_line=True)
-    res = runner.invoke(
-        app,
-        [
-            "build",
-            "multi2claim",
-            "--input",
-            f"medmcqa:{src}",
-            "--out",
-            str(tmp_path / "o"),
-            "--set",
-            "embedder.name=hashing",
-        ],
-    )
+    res = build(f"medmcqa:{src}", tmp_path / "o", sets=("embedder.name=hashing",))
     assert res.exit_code == 2
     assert "mm.jsonl" in res.output and "line 3" in res.output
 
@@ -83,20 +79,7 @@ def test_malformed_line_is_an_error_naming_file_and_line(tmp_path: Path) -> None
 def test_skip_bad_turns_malformed_lines_into_rejects(tmp_path: Path) -> None:
     src = _medmcqa(tmp_path / "mm.jsonl", bad_line=True)
     out = tmp_path / "o"
-    res = runner.invoke(
-        app,
-        [
-            "build",
-            "multi2claim",
-            "--input",
-            f"medmcqa:{src}",
-            "--out",
-            str(out),
-            "--skip-bad",
-            "--set",
-            "embedder.name=hashing",
-        ],
-    )
+    res = build(f"medmcqa:{src}", out, "--skip-bad", sets=("embedder.name=hashing",))
     assert res.exit_code == 0, res.output
     rejects = lines(out / "rejects.jsonl")
     reasons = sorted(r["reason"] for r in rejects if r["scope"] == "item")
@@ -109,19 +92,7 @@ def test_skip_bad_turns_malformed_lines_into_rejects(tmp_path: Path) -> None:
 
 
 def test_unknown_override_key_is_a_clear_error(tmp_path: Path) -> None:
-    res = runner.invoke(
-        app,
-        [
-            "build",
-            "multi2claim",
-            "--input",
-            f"sciq:{DEMO_SAMPLE}",
-            "--out",
-            str(tmp_path),
-            "--set",
-            "min_evidence_wrds=3",
-        ],
-    )
+    res = build(f"sciq:{DEMO_SAMPLE}", tmp_path, sets=("min_evidence_wrds=3",))
     assert res.exit_code == 2 and "min_evidence_wrds" in res.output
 
 
@@ -180,28 +151,14 @@ def test_input_and_reader_overrides_combine(tmp_path: Path) -> None:
     src = tmp_path / "q.csv"
     src.write_text("\n".join(rows) + "\n")
     out = tmp_path / "o"
-    res = runner.invoke(
-        app,
-        [
-            "build",
-            "multi2claim",
-            "--input",
-            f"table:{src}",
-            "--out",
-            str(out),
-            "--no-cache",
-            "--set",
-            "reader.question=stem",
-            "--set",
-            "reader.options=[w, x, y]",
-            "--set",
-            "reader.answer=key",
-            "--set",
-            "reader.explanation=why",
-            "--set",
-            "embedder.name=hashing",
-        ],
+    sets = (
+        "reader.question=stem",
+        "reader.options=[w, x, y]",
+        "reader.answer=key",
+        "reader.explanation=why",
+        "embedder.name=hashing",
     )
+    res = build(f"table:{src}", out, "--no-cache", sets=sets)
     assert res.exit_code == 0, res.output
     ex = lines(out / "examples.jsonl")
     assert {e["label"] for e in ex} == {"SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO"}

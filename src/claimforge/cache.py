@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from claimforge.registry import ComponentConfig
+
 
 def default_cache_dir() -> Path:
     env = os.environ.get("CLAIMFORGE_CACHE")
@@ -83,3 +85,14 @@ class DiskCache:
         if self._db is not None:
             self._db.close()
             self._db = None
+
+
+class CachedComponentConfig(ComponentConfig):
+    """Config fields shared by every component that caches results on disk."""
+
+    cache_dir: str | None = None  # default: default_cache_dir()
+    use_cache: bool = True
+
+    def open_cache(self, namespace: str) -> DiskCache:
+        """The component's cache (a no-op cache when ``use_cache`` is false or --no-cache is given)."""
+        return DiskCache((self.cache_dir or default_cache_dir()) if self.use_cache else None, namespace)

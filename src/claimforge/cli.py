@@ -60,7 +60,6 @@ def _build(
     limit: int | None,
     sets: list[str],
     skip_bad: bool,
-    no_cache: bool,
 ) -> None:
     from claimforge.build import run_build
     from claimforge.progress import RichProgress
@@ -104,7 +103,7 @@ def build(
     Example: claimforge build multi2claim --input sciq:../shared/data/sciq/train.json --out out/gsci
     """
     _setup_env(cache_dir, no_cache)
-    _build(recipe, input, out, limit, set_, skip_bad, no_cache)
+    _build(recipe, input, out, limit, set_, skip_bad)
 
 
 @app.command()
@@ -114,7 +113,7 @@ def demo(
 ) -> None:
     """Build a small Multi2Claim dataset from the sample shipped with the package (offline, < 1 minute)."""
     _setup_env(cache_dir, False)
-    _build("multi2claim", f"sciq:{DEMO_SAMPLE}", out, None, [], False, False)
+    _build("multi2claim", f"sciq:{DEMO_SAMPLE}", out, None, [], False)
 
 
 @app.command()

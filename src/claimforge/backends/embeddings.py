@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from claimforge.cache import DiskCache, default_cache_dir, fingerprint
+from claimforge.cache import CachedComponentConfig, fingerprint
 from claimforge.registry import ComponentConfig, registry
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -71,14 +71,12 @@ def _weights_tag(path: str) -> str:
     return str(p.resolve()) + ";" + ";".join(f"{f.name}:{f.stat().st_size}:{int(f.stat().st_mtime)}" for f in files)
 
 
-class SentenceTransformerConfig(ComponentConfig):
+class SentenceTransformerConfig(CachedComponentConfig):
     model: str = DEFAULT_MODEL
     batch_size: int = 64
     max_seq_length: int | None = 256
     device: str = "cpu"
     quantize: bool = False  # dynamic int8 on CPU: faster, slightly different vectors
-    cache_dir: str | None = None
-    use_cache: bool = True
 
 
 class SentenceTransformerEmbedder:
@@ -90,8 +88,7 @@ class SentenceTransformerEmbedder:
         # Cache keys also carry the weights' identity, so a model retrained in place or a relative path
         # used from another folder never gets another model's vectors.
         self._cache_id = f"{self.model_id}|{_weights_tag(resolve_model_path(config.model))}"
-        cache_dir = (config.cache_dir or default_cache_dir()) if config.use_cache else None
-        self._cache = DiskCache(cache_dir, "embeddings")
+        self._cache = config.open_cache("embeddings")
         self.dim: int | None = None
 
     @property

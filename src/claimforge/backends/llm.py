@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from claimforge.cache import DiskCache, default_cache_dir, fingerprint
+from claimforge.cache import CachedComponentConfig, fingerprint
 from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
-from claimforge.registry import ComponentConfig, registry
+from claimforge.registry import registry
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class LLMError(RuntimeError):
         self.status = status
 
 
-class OpenAIChatConfig(ComponentConfig):
+class OpenAIChatConfig(CachedComponentConfig):
     base_url: str = "http://localhost:8000/v1"
     model: str
     api_key_env: str = "OPENAI_API_KEY"
@@ -50,8 +50,6 @@ class OpenAIChatConfig(ComponentConfig):
     backoff: float = Field(default=1.0, ge=0)
     max_backoff: float = Field(default=60.0, ge=0)
     concurrency: int = Field(default=4, ge=1)
-    cache_dir: str | None = None
-    use_cache: bool = True
 
     @field_validator("base_url")
     @classmethod
@@ -122,8 +120,7 @@ class OpenAIChatLLM:
         self.config = config
         self.model_id = f"{config.model}@{config.base_url}"
         self._key = _Secret(os.environ.get(config.api_key_env))
-        cache_dir = (config.cache_dir or default_cache_dir()) if config.use_cache else None
-        self._cache = DiskCache(cache_dir, "llm")
+        self._cache = config.open_cache("llm")
         self._client: httpx.Client | None = None
         self._client_lock = threading.Lock()
 

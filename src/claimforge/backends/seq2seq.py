@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from claimforge.cache import DiskCache, default_cache_dir, fingerprint
+from claimforge.cache import CachedComponentConfig, fingerprint
 from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
-from claimforge.registry import ComponentConfig, registry
+from claimforge.registry import registry
 
 _PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
 
@@ -75,15 +75,13 @@ def _weights_tag(path: str) -> str:
     return fingerprint(stats)[:16] if stats else ""
 
 
-class HFSeq2SeqConfig(ComponentConfig):
+class HFSeq2SeqConfig(CachedComponentConfig):
     model: str
     device: str = "cpu"
     batch_size: int = Field(default=16, ge=1)
     max_input_tokens: int = Field(default=256, ge=1)
     max_new_tokens: int = Field(default=64, ge=1)
     num_beams: int = Field(default=4, ge=1)
-    cache_dir: str | None = None
-    use_cache: bool = True
 
 
 class HFSeq2Seq:
@@ -98,8 +96,7 @@ class HFSeq2Seq:
         self.model_id = config.model
         self._path = _resolve(config.model)
         self._tag = _weights_tag(self._path)
-        cache_dir = (config.cache_dir or default_cache_dir()) if config.use_cache else None
-        self._cache = DiskCache(cache_dir, "seq2seq")
+        self._cache = config.open_cache("seq2seq")
 
     def __repr__(self) -> str:
         c = self.config

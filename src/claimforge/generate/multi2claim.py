@@ -106,7 +106,7 @@ class Multi2Claim:
         rejects: list[Reject] = []
         seen_evidence: dict[str, str] = {}
         evidence_count: Counter[str] = Counter()
-        candidates: list[MCQItem] = []
+        candidates: list[tuple[MCQItem, str]] = []
         ids: set[str] = set()
         for item in items:
             reason, detail = self._item_problem(item)
@@ -116,10 +116,10 @@ class Multi2Claim:
             if reason:
                 rejects.append(Reject(item_id=item.id, stage="filter", reason=reason, detail=detail, ref=item.ref))
                 continue
-            candidates.append(item)
-            evidence_count[_evidence_key(item.explanation or "")] += 1
-        for item in candidates:
             key = _evidence_key(item.explanation or "")
+            candidates.append((item, key))
+            evidence_count[key] += 1
+        for item, key in candidates:
             duplicate = ""
             if cfg.unique_evidence == "drop_all" and evidence_count[key] > 1:
                 duplicate = f"{evidence_count[key]} items share this explanation"
@@ -286,6 +286,7 @@ class Multi2Claim:
         texts = [f"{claim.option} {it.explanation}" for it, claim in supported]
         vecs = self.embedder.embed(texts, progress=tick)
         hay = [content_lemmas(it.explanation or "") for it, _ in supported]
+        doc_key = [_evidence_key(it.explanation or "") for it, _ in supported]
         k = min(self.config.nei_top_k, len(supported) - 1)
         examples: list[Example] = []
         rejects: list[Reject] = []
@@ -301,12 +302,11 @@ class Multi2Claim:
                 cand = top[r] if top is not None else np.arange(sims.shape[1])
                 cand = cand[np.argsort(-sims[r, cand], kind="stable")]
                 needle = content_lemmas(claim.option)
-                own = _evidence_key(item.explanation or "")
                 chosen = None
                 if not needle:  # "all of the above": no key entity to look for, so no safe NEI pairing
                     cand = cand[:0]
                 for rank, j in enumerate(cand[:k]):
-                    if j == i or not np.isfinite(sims[r, j]) or _evidence_key(supported[j][0].explanation or "") == own:
+                    if j == i or not np.isfinite(sims[r, j]) or doc_key[j] == doc_key[i]:
                         continue
                     if not self._mentions(hay[j], needle):
                         chosen = (int(j), rank, float(sims[r, j]))

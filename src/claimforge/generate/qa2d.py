@@ -7,6 +7,7 @@ and alternative questions, imperative stems ("Name the ..."), and declarative st
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -404,21 +405,9 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
         if re.search(r"\b(type|kind|form|sort|class)s? of\b", noun.lower()):
             return f"{answer} {head}"
         return f"{answer} {noun}"
-    if ph.kind == "det" and noun and doc[ph.end].lemma_.lower() in ("name", "term", "word") and ph.prep:
+    after_prep = ph.prep is not None or (ph.start > 0 and doc[ph.start - 1].pos_ == "ADP")
+    if ph.kind == "det" and noun and after_prep and doc[ph.end].lemma_.lower() in ("name", "term", "word"):
         return f"the {doc[ph.end].text} {answer}"  # "known by what name" -> "known by the name platelets"
-    if (
-        ph.kind == "det"
-        and noun
-        and ph.start > 0
-        and doc[ph.start - 1].pos_ == "ADP"
-        and doc[ph.end].lemma_.lower()
-        in (
-            "name",
-            "term",
-            "word",
-        )
-    ):
-        return f"the {doc[ph.end].text} {answer}"
     if ph.word.lower_ == "whose":
         return f"{answer}'s {noun}".strip() if not answer.endswith("'s") else f"{answer} {noun}"
     return answer
@@ -592,11 +581,16 @@ def _verb_like(tok: Any, tags: tuple[str, ...]) -> bool:
         return True
     if tok.pos_ not in ("NOUN", "ADJ", "VERB", "ADP") or not tok.is_alpha:
         return False
+    return _is_verb_form(tok.lower_, tags)
+
+
+@functools.lru_cache(maxsize=50_000)
+def _is_verb_form(word: str, tags: tuple[str, ...]) -> bool:
     from lemminflect import getAllInflections, getAllLemmas
 
-    for lemma in getAllLemmas(tok.lower_).get("VERB", ()):
+    for lemma in getAllLemmas(word).get("VERB", ()):
         forms = getAllInflections(lemma, upos="VERB")
-        if any(tok.lower_ in forms.get(t, ()) for t in tags):
+        if any(word in forms.get(t, ()) for t in tags):
             return True
     return False
 

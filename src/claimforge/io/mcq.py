@@ -477,15 +477,17 @@ class _Fields:
 
 
 class _BaseReader:
-    """Turns raw records into items or rejects; subclasses provide ``_records`` and ``_convert``."""
+    """Turns raw records into items or rejects; subclasses provide ``_convert`` and, unless the file is
+    JSON (array, lines or pandas columns), ``_records``."""
 
-    def __init__(self, path: str | Path, dataset: str) -> None:
-        self.path = Path(path)
-        self.source = str(path)
-        self.dataset = dataset
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        self.path = Path(config.path)
+        self.source = str(config.path)
+        self.dataset = config.dataset
 
     def _records(self) -> Iterator[_Raw]:
-        raise NotImplementedError
+        return iter_json_records(self.path)
 
     def _convert(self, rec: _Raw, data: dict[str, Any]) -> _Fields:
         raise NotImplementedError
@@ -631,13 +633,6 @@ def sciq_option_order(question: str) -> list[str]:
 class SciQReader(_BaseReader):
     """SciQ JSON (array or lines): question, distractor1-3, correct_answer, support -> explanation."""
 
-    def __init__(self, config: SciQConfig) -> None:
-        super().__init__(config.path, config.dataset)
-        self.config = config
-
-    def _records(self) -> Iterator[_Raw]:
-        return iter_json_records(self.path)
-
     def _convert(self, rec: _Raw, data: dict[str, Any]) -> _Fields:
         question = _text(data.get("question"), "question")
         values = {slot: _text(data.get(slot), slot) for slot in SCIQ_SLOTS}
@@ -684,13 +679,6 @@ class MedMCQAReader(_BaseReader):
     (``cop_base``); a missing cop or -1 means unknown; ``exp`` is the explanation, ``id`` the item id,
     and ``choice_type``, ``subject_name``, ``topic_name`` go into meta.
     """
-
-    def __init__(self, config: MedMCQAConfig) -> None:
-        super().__init__(config.path, config.dataset)
-        self.config = config
-
-    def _records(self) -> Iterator[_Raw]:
-        return iter_json_records(self.path)
 
     def _convert(self, rec: _Raw, data: dict[str, Any]) -> _Fields:
         if any(k in data for k in _OFFICIAL_KEYS):
@@ -752,8 +740,7 @@ class MedbulletsReader(_BaseReader):
     """
 
     def __init__(self, config: MedbulletsConfig) -> None:
-        super().__init__(config.path, config.dataset)
-        self.config = config
+        super().__init__(config)
         self._mapping: ColumnMapping | None = None
         self._typed = False
 
@@ -823,8 +810,7 @@ class TableReader(_BaseReader):
     """CSV/TSV/JSONL/JSON with a column mapping (question, options, answer + answer_format, ...)."""
 
     def __init__(self, config: TableConfig) -> None:
-        super().__init__(config.path, config.dataset)
-        self.config = config
+        super().__init__(config)
         self._typed = True
 
     def _records(self) -> Iterator[_Raw]:
@@ -872,10 +858,6 @@ class HFReader(_BaseReader):
     ``SourceRef.line`` is None: rows of a ``datasets.Dataset`` do not know their line; the 0-based row is
     the ``n`` in the item id and appears as "row n" in error messages.
     """
-
-    def __init__(self, config: HFConfig) -> None:
-        super().__init__(config.path, config.dataset)
-        self.config = config
 
     def _load(self) -> Any:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from claimforge.cache import DiskCache, default_cache_dir, fingerprint
-from claimforge.registry import ComponentConfig, registry
+from claimforge.cache import CachedComponentConfig, fingerprint
+from claimforge.registry import registry
 
 DEFAULT_PIPELINE = "en_claimforge_ewt"
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -41,12 +41,10 @@ def _load_spacy(name: str, disable: tuple[str, ...]) -> Any:
         ) from None
 
 
-class SpacyConfig(ComponentConfig):
+class SpacyConfig(CachedComponentConfig):
     pipeline: str = DEFAULT_PIPELINE
     disable: tuple[str, ...] = ()
     batch_size: int = 256
-    cache_dir: str | None = None
-    use_cache: bool = True
 
 
 _TOKEN_FIELDS = ("words", "spaces", "tags", "pos", "morphs", "lemmas", "heads", "deps", "sent_starts")
@@ -58,8 +56,7 @@ class SpacyNLP:
     def __init__(self, config: SpacyConfig) -> None:
         self.config = config
         self.model_id = config.pipeline
-        cache_dir = (config.cache_dir or default_cache_dir()) if config.use_cache else None
-        self._cache = DiskCache(cache_dir, "parses")
+        self._cache = config.open_cache("parses")
 
     @property
     def nlp(self) -> Any:
