@@ -144,6 +144,223 @@ def qa2d(
             typer.echo(f"{a}\t{r.text}{flag}")
 
 
+def _log(msg: str) -> None:
+    console.print(f"[dim]{msg}[/dim]")
+
+
+def _model_spec(model: str, sets: list[str]) -> tuple[dict, dict, dict, list[str]]:
+    """(model spec, train overrides, data overrides, remaining --set items) from --model and --set."""
+    spec = apply_overrides(
+        {"model": {"name": model}, "train": {}, "data": {}},
+        [s for s in sets if s.split("=", 1)[0].split(".")[0] in ("model", "train", "data")],
+    )
+    rest = [s for s in sets if s.split("=", 1)[0].split(".")[0] not in ("model", "train", "data")]
+    return spec["model"], spec["train"], spec["data"], rest
+
+
+def _dump(doc: object) -> str:
+    import json
+
+    return json.dumps(doc, indent=2, default=str)
+
+
+@app.command()
+def train(
+    data: Annotated[str, typer.Option("--data", "-d", help="a claimforge dataset folder or a task name")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="run directory")],
+    model: Annotated[str, typer.Option("--model", "-m", help="verifier kind: cem, gcem, cross-encoder")] = "cem",
+    init: Annotated[Path | None, typer.Option(help="start from an earlier run's weights")] = None,
+    split: Annotated[str, typer.Option(help="benchmarks: paper (merged, 10%% test) or official")] = "paper",
+    set_: Annotated[list[str], typer.Option("--set", help="model.KEY=V, train.KEY=V or data.KEY=V")] = [],  # noqa: B006
+) -> None:
+    """Train a verifier; early stopping on dev, safetensors checkpoints, run card in OUT/run.json.
+
+    Example: claimforge train --data out/gsci --model cem --out runs/gsci-cem
+    """
+    from claimforge.evaluate.experiments import Splits, data_spec, generated_splits, task_splits, train_run
+    from claimforge.io.benchmarks import load_task
+
+    _setup_env(None, False)
+    try:
+        model_spec, train_over, data_over, rest = _model_spec(model, set_)
+        if rest:
+            raise RecipeError(f"--set keys must start with model., train. or data.: {rest}")
+        task_spec = {**data_spec(data), **data_over}
+        task = load_task(task_spec)
+        splits = generated_splits(task) if task.name == "claimforge" else task_splits(task, Splits(mode=split))
+        _, card = train_run(
+            model_spec,
+            splits["train"],
+            splits["dev"],
+            out,
+            task.num_labels,
+            train_over,
+            init=init,
+            data_info={"task": task_spec, "split": split},
+            log=_log,
+        )
+    except (ValueError, OSError) as e:
+        _fail(str(e))
+        return
+    best = card.get("best", {})
+    console.print(
+        f"[green]done[/green]: dev macro-F1 {best.get('macro_f1', 0):.4f}, accuracy "
+        f"{best.get('accuracy', 0):.4f} after {card['steps']} steps ({card['train_seconds']} s); "
+        f"model in {out}/best, card {out}/run.json"
+    )
+
+
+@app.command()
+def evaluate(
+    data: Annotated[str, typer.Option("--data", "-d", help="a claimforge dataset folder or a task name")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for metrics, predictions, confusion.png")],
+    run: Annotated[Path | None, typer.Option(help="a run directory from `claimforge train`")] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", "-m", help="an untrained verifier: zero-shot-nli, llm-judge")
+    ] = None,
+    split: Annotated[str, typer.Option(help="a split of the task, or train/dev/test of the paper split")] = "test",
+    set_: Annotated[list[str], typer.Option("--set", help="model.KEY=V or data.KEY=V")] = [],  # noqa: B006
+) -> None:
+    """Score a verifier on a dataset: accuracy, macro/weighted F1, per class, bootstrap 95% intervals.
+
+    Example: claimforge evaluate --run runs/gsci-cem --data scifact --split dev --out eval/scifact
+    """
+    import json
+
+    from claimforge.evaluate.experiments import Splits, data_spec, evaluate_verifier, task_splits
+    from claimforge.io.benchmarks import load_task
+    from claimforge.verify.base import load_verifier
+
+    _setup_env(None, False)
+    try:
+        if (run is None) == (model is None):
+            raise RecipeError("give exactly one of --run and --model")
+        model_spec, _, data_over, rest = _model_spec(model or "", set_)
+        if rest:
+            raise RecipeError(f"--set keys must start with model. or data.: {rest}")
+        task = load_task({**data_spec(data), **data_over})
+        pairs = task.load(split) if split in task.splits() else task_splits(task, Splits())[split]
+        if run is not None:
+            verifier = load_verifier(run / "best" if (run / "best").is_dir() else run)
+        else:
+            verifier = registry.build("verifier", {**model_spec, "num_labels": task.num_labels})
+        if len(verifier.labels) != task.num_labels:
+            from claimforge.evaluate.experiments import _TwoWay
+
+            verifier = _TwoWay(verifier)
+        metrics = evaluate_verifier(verifier, pairs, out, title=f"{task.name} {split}")
+    except (ValueError, OSError, KeyError) as e:
+        _fail(str(e))
+        return
+    typer.echo(json.dumps({k: metrics[k] for k in ("n", "accuracy", "macro_f1", "weighted_f1", "ci95")}, indent=2))
+    console.print(f"wrote {out}/test_metrics.json, predictions.jsonl, confusion.png")
+
+
+experiment_app = typer.Typer(no_args_is_help=True, help="The papers' experiments, one command each.")
+app.add_typer(experiment_app, name="experiment")
+
+
+def _experiment(
+    kind: str, generated: str, targets: str, model: str, seeds: int, out: Path, config: Path | None, sets: list[str]
+) -> None:
+    from claimforge.evaluate import experiments as ex
+
+    _setup_env(None, False)
+    try:
+        base = load_recipe(str(config)) if config else {}
+        base = {
+            **base,
+            "generated": ex.data_spec(generated),
+            "targets": [t for t in targets.split(",") if t],
+            "seeds": list(range(1, seeds + 1)),
+        }
+        base.setdefault("model", {"name": model})
+        if base["model"].get("name") != model:
+            base["model"] = {"name": model}
+        cfg = ex.ExperimentConfig(**apply_overrides(base, sets))
+        doc = (ex.transfer if kind == "transfer" else ex.zeroshot)(cfg, out, log=_log)
+    except (ValueError, OSError) as e:
+        _fail(str(e))
+        return
+    typer.echo(doc["markdown"])
+    console.print(f"wrote {out}/{kind}.md and {out}/{kind}.json")
+
+
+@experiment_app.command("transfer")
+def experiment_transfer(
+    generated: Annotated[str, typer.Option(help="the generated dataset (a claimforge build folder)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="experiment folder (runs are reused on rerun)")],
+    targets: Annotated[str, typer.Option(help="comma-separated task names")] = "scifact,healthver,covidfact",
+    model: Annotated[str, typer.Option("--model", "-m", help="verifier kind")] = "cem",
+    seeds: Annotated[int, typer.Option(help="number of seeds (1..N)")] = 3,
+    config: Annotated[Path | None, typer.Option(help="YAML with ExperimentConfig keys")] = None,
+    set_: Annotated[list[str], typer.Option("--set", help="KEY=V, e.g. train.epochs=20, splits.mode=official")] = [],  # noqa: B006
+) -> None:
+    """Target-only vs generated-then-target on each target (Multi2Claim Table 3), mean ± std over seeds.
+
+    Example: claimforge experiment transfer --generated out/gsci --targets scifact,healthver,covidfact --out exp/t
+    """
+    _experiment("transfer", generated, targets, model, seeds, out, config, set_)
+
+
+@experiment_app.command("zeroshot")
+def experiment_zeroshot(
+    generated: Annotated[str, typer.Option(help="the generated dataset (a claimforge build folder)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="experiment folder (runs are reused on rerun)")],
+    targets: Annotated[str, typer.Option(help="comma-separated task names")] = "scifact",
+    model: Annotated[str, typer.Option("--model", "-m", help="verifier kind")] = "cem",
+    seeds: Annotated[int, typer.Option(help="number of seeds (1..N)")] = 3,
+    config: Annotated[Path | None, typer.Option(help="YAML with ExperimentConfig keys")] = None,
+    set_: Annotated[list[str], typer.Option("--set", help="KEY=V, e.g. zeroshot_splits.mode=paper")] = [],  # noqa: B006
+) -> None:
+    """Train on generated data only, test on each target; ratio to the target-trained model (Wright et al.).
+
+    Example: claimforge experiment zeroshot --generated out/gsci --targets scifact --out exp/zs
+    """
+    _experiment("zeroshot", generated, targets, model, seeds, out, config, set_)
+
+
+audit_app = typer.Typer(no_args_is_help=True, help="Dataset audits.")
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("claim-only")
+def audit_claim_only(
+    data: Annotated[str, typer.Option("--data", "-d", help="a claimforge dataset folder or a task name")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="audit folder")],
+    model: Annotated[str, typer.Option("--model", "-m", help="verifier kind")] = "cem",
+    seeds: Annotated[int, typer.Option(help="number of seeds (1..N)")] = 3,
+    set_: Annotated[list[str], typer.Option("--set", help="model.KEY=V, train.KEY=V or data.KEY=V")] = [],  # noqa: B006
+) -> None:
+    """Train and test on claims without evidence, against the majority baseline (label artefacts).
+
+    Example: claimforge audit claim-only --data out/gsci --out audit/gsci
+    """
+    from claimforge.evaluate.experiments import claim_only_audit, data_spec
+
+    _setup_env(None, False)
+    try:
+        model_spec, train_over, data_over, rest = _model_spec(model, set_)
+        if rest:
+            raise RecipeError(f"--set keys must start with model., train. or data.: {rest}")
+        doc = claim_only_audit(
+            {**data_spec(data), **data_over}, model_spec, out, list(range(1, seeds + 1)), train_over, log=_log
+        )
+    except (ValueError, OSError) as e:
+        _fail(str(e))
+        return
+    c, m = doc["claim_only"], doc["majority"]
+    typer.echo(
+        f"claim-only   macro-F1 {c['macro_f1']['mean']:.3f} ± {c['macro_f1']['std']:.3f}  weighted-F1 "
+        f"{c['weighted_f1']['mean']:.3f} ± {c['weighted_f1']['std']:.3f}  accuracy {c['accuracy']['mean']:.3f}"
+    )
+    typer.echo(
+        f"majority     macro-F1 {m['macro_f1']:.3f}          weighted-F1 {m['weighted_f1']:.3f}          "
+        f"accuracy {m['accuracy']:.3f}"
+    )
+    console.print(f"wrote {out}/claim_only.json")
+
+
 @app.command()
 def components() -> None:
     """List the registered components by kind."""

@@ -91,3 +91,22 @@ class Example(Record):
     source_item_id: str
     method: str
     provenance: Provenance
+
+
+class Pair(Record):
+    """A claim with its evidence sentences: the unit a verifier reads and a benchmark scores.
+
+    ``labels`` holds the gold label, or several when the source only says "one of these" (a binary
+    "not entailment" is REFUTED or NOT_ENOUGH_INFO); it is empty for unlabelled pairs.
+    """
+
+    id: str
+    claim: str
+    evidence: tuple[str, ...]
+    labels: tuple[Label, ...] = ()
+    source: str = ""  # where the pair came from: "file:line" or a dataset id
+
+    @property
+    def label(self) -> Label | None:
+        """The single gold label (None when unlabelled or ambiguous)."""
+        return self.labels[0] if len(self.labels) == 1 else None

@@ -23,6 +23,14 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "llm": ("claimforge.backends.llm",),
     "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
     "pipeline": ("claimforge.generate.multi2claim",),
+    "task": ("claimforge.io.benchmarks",),
+    "verifier": (
+        "claimforge.verify.cross_encoder",
+        "claimforge.verify.embedding_heads",
+        "claimforge.verify.zeroshot",
+        "claimforge.verify.llm_judge",
+    ),
+    "nli": ("claimforge.backends.nli",),
 }
 
 

@@ -1,0 +1,176 @@
+"""Natural-language inference behind the ``NLIModel`` interface: (claim, evidence) → probabilities of
+SUPPORTED / REFUTED / NOT_ENOUGH_INFO (entailment / contradiction / neutral), batched and cached on disk.
+
+``embedded`` is the project's own MiniLM cross-encoder shipped in the package (docs/models/nli.md);
+``hf`` loads any Hugging Face NLI classifier (name or local path) and maps its labels by name;
+``run`` loads a verifier trained with ``claimforge train``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from claimforge.cache import CachedComponentConfig, fingerprint
+from claimforge.records import Label, Pair
+from claimforge.registry import registry
+from claimforge.verify.base import LABELS_3
+
+EMBEDDED_NLI = "nli-minilm"
+# Label names of common NLI heads, lower-cased → our labels.
+NLI_NAMES: dict[str, Label] = {
+    "entailment": Label.SUPPORTED,
+    "entails": Label.SUPPORTED,
+    "supported": Label.SUPPORTED,
+    "supports": Label.SUPPORTED,
+    "contradiction": Label.REFUTED,
+    "contradicts": Label.REFUTED,
+    "refuted": Label.REFUTED,
+    "refutes": Label.REFUTED,
+    "neutral": Label.NOT_ENOUGH_INFO,
+    "not_enough_info": Label.NOT_ENOUGH_INFO,
+    "not enough info": Label.NOT_ENOUGH_INFO,
+}
+
+
+class NLIModel(Protocol):
+    model_id: str
+
+    def predict_proba(self, pairs: Sequence[Pair], progress: Any = None) -> np.ndarray:
+        """(n, 3) probabilities in the order SUPPORTED, REFUTED, NOT_ENOUGH_INFO."""
+        ...
+
+
+def embedded_model_dir() -> Path:
+    path = Path(str(resources.files("claimforge") / "models" / EMBEDDED_NLI))
+    if not (path / "verifier.json").is_file():
+        raise FileNotFoundError(f"the embedded NLI model is missing from the installation ({path})")
+    return path
+
+
+class NLIConfig(CachedComponentConfig):
+    batch_size: int = 64
+    quantize: bool = False  # dynamic int8 Linear layers: faster on CPU (docs/benchmarks.md)
+    threads: int | None = None
+
+
+class HFNLIConfig(NLIConfig):
+    model: str  # HF name or local path of a sequence-classification NLI model
+    max_length: int = 256
+    label_map: dict[str, str] | None = None  # the model's label name → SUPPORTED / REFUTED / NOT_ENOUGH_INFO
+
+
+class RunNLIConfig(NLIConfig):
+    path: str  # a verifier directory written by ``claimforge train`` (its best/ folder or the run folder)
+
+
+class _VerifierNLI:
+    """An NLI model backed by a cross-encoder verifier; rows are reordered into LABELS_3."""
+
+    def __init__(self, config: NLIConfig, verifier: Any, columns: list[int | None], model_id: str) -> None:
+        self.config = config
+        self.verifier = verifier
+        self.columns = columns  # for each of LABELS_3, the verifier's column (None: the model has none)
+        self.model_id = model_id
+        self._cache = config.open_cache("nli")
+
+    def predict_proba(self, pairs: Sequence[Pair], progress: Any = None) -> np.ndarray:
+        keys = [fingerprint("nli", self.model_id, p.claim, p.evidence) for p in pairs]
+        cached = self._cache.get_many(list(dict.fromkeys(keys)))
+        todo = list({k: p for k, p in zip(keys, pairs, strict=True) if k not in cached}.items())
+        if todo:
+            raw = self.verifier.predict_proba([p for _, p in todo], progress=progress)
+            rows = np.zeros((len(todo), 3), dtype=np.float32)
+            for j, col in enumerate(self.columns):
+                if col is not None:
+                    rows[:, j] = raw[:, col]
+            new = {k: rows[i].tobytes() for i, (k, _) in enumerate(todo)}
+            self._cache.put_many(new)
+            cached.update(new)
+        if not pairs:
+            return np.zeros((0, 3), dtype=np.float32)
+        return np.stack([np.frombuffer(cached[k], dtype=np.float32) for k in keys])
+
+
+@functools.lru_cache(maxsize=4)
+def _load_run(path: str, batch_size: int, quantize: bool, threads: int | None) -> Any:
+    from claimforge.verify.base import load_verifier
+
+    directory = Path(path)
+    if not (directory / "verifier.json").is_file() and (directory / "best" / "verifier.json").is_file():
+        directory = directory / "best"
+    overrides: dict[str, Any] = {"batch_size": batch_size}
+    if threads:
+        overrides["threads"] = threads
+    verifier = load_verifier(directory, **overrides)
+    if quantize:
+        verifier.quantize()
+    return verifier
+
+
+def _run_nli(config: NLIConfig, path: Path, model_id: str) -> _VerifierNLI:
+    verifier = _load_run(str(path), config.batch_size, config.quantize, config.threads)
+    index = {lab: i for i, lab in enumerate(verifier.labels)}
+    return _VerifierNLI(config, verifier, [index.get(lab) for lab in LABELS_3], model_id)
+
+
+@registry.register("nli", "embedded", NLIConfig)
+def build_embedded_nli(config: NLIConfig) -> _VerifierNLI:
+    """The project's MiniLM NLI cross-encoder (shipped, fp16; docs/models/nli.md)."""
+    path = embedded_model_dir()
+    return _run_nli(config, path, f"{EMBEDDED_NLI}" + ("+int8" if config.quantize else ""))
+
+
+@registry.register("nli", "run", RunNLIConfig)
+def build_run_nli(config: RunNLIConfig) -> _VerifierNLI:
+    """A cross-encoder trained with ``claimforge train`` used as the NLI model."""
+    tag = fingerprint(sorted(str(p.stat().st_mtime) for p in Path(config.path).rglob("*.safetensors")))[:8]
+    return _run_nli(config, Path(config.path), f"run:{Path(config.path).resolve()}@{tag}")
+
+
+@registry.register("nli", "hf", HFNLIConfig)
+def build_hf_nli(config: HFNLIConfig) -> _VerifierNLI:
+    """Any Hugging Face NLI classifier (e.g. roberta-large-mnli), labels mapped by their names."""
+    from claimforge.verify.cross_encoder import CrossEncoderConfig, CrossEncoderVerifier
+
+    id2label = _hf_labels(config.model)
+    mapping = {k.lower(): v for k, v in (config.label_map or {}).items()}
+    columns: list[int | None] = [None, None, None]
+    for i, name in sorted(id2label.items()):
+        target = mapping.get(name.lower()) or NLI_NAMES.get(name.lower())
+        if target is None:
+            raise ValueError(
+                f"{config.model}: cannot map its label {name!r} to SUPPORTED/REFUTED/NOT_ENOUGH_INFO; "
+                'set label_map, e.g. {"LABEL_0": "REFUTED", ...}'
+            )
+        columns[LABELS_3.index(Label(target))] = i
+    if columns[0] is None:
+        raise ValueError(f"{config.model}: no label maps to entailment/SUPPORTED ({id2label})")
+    verifier = CrossEncoderVerifier(
+        CrossEncoderConfig(
+            model=config.model,
+            num_labels=len(id2label),
+            max_length=config.max_length,
+            batch_size=config.batch_size,
+            threads=config.threads,
+        )
+    )
+    verifier.load_pretrained(strict=True)
+    if config.quantize:
+        verifier.quantize()
+    return _VerifierNLI(config, verifier, columns, f"hf:{config.model}" + ("+int8" if config.quantize else ""))
+
+
+def _hf_labels(model: str) -> dict[int, str]:
+    from transformers import AutoConfig
+
+    from claimforge.verify.cross_encoder import _hf_env
+
+    _hf_env()
+    cfg = AutoConfig.from_pretrained(model)
+    return {int(k): str(v) for k, v in cfg.id2label.items()}

@@ -1,0 +1,160 @@
+"""Readers for the general-domain NLI / fact-verification sets the embedded NLI model is trained on
+(VitaminC, FEVER-NLI, ANLI, SNLI via e-SNLI, NLI4CT, SICK), each yielding ``Pair`` records.
+
+NLI premise = evidence, hypothesis = claim; entailment → SUPPORTED, contradiction → REFUTED,
+neutral → NOT_ENOUGH_INFO; a binary "not entailment" allows REFUTED or NOT_ENOUGH_INFO.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from claimforge.io.mcq import InputError
+from claimforge.records import Label, Pair
+
+S, R, N = Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO
+RAW_LABELS: dict[str, tuple[Label, ...]] = {
+    "supports": (S,),
+    "refutes": (R,),
+    "not enough info": (N,),
+    "entailment": (S,),
+    "contradiction": (R,),
+    "neutral": (N,),
+    "not_entailment": (R, N),
+}
+
+
+def _labels(raw: str, where: str) -> tuple[Label, ...]:
+    try:
+        return RAW_LABELS[raw.strip().lower()]
+    except KeyError:
+        raise InputError(f"{where}: unknown label {raw!r}") from None
+
+
+def _detok(text: str) -> str:
+    """Undo the PTB-style spacing of FEVER / e-SNLI text ("word ." → "word.")."""
+    for a, b in ((" .", "."), (" ,", ","), (" 's", "'s"), (" n't", "n't"), ("( ", "("), (" )", ")"), (" ;", ";")):
+        text = text.replace(a, b)
+    return text.replace("-LRB-", "(").replace("-RRB-", ")").strip()
+
+
+def _jsonl(path: Path) -> Iterator[tuple[int, dict]]:
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    yield n, json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise InputError(f"{path}:{n}: not valid JSON ({e.msg})") from None
+
+
+def claim_evidence_jsonl(name: str, path: Path) -> list[Pair]:
+    """VitaminC / ANLI fact-verification JSONL: ``{claim, evidence, label}``."""
+    out = []
+    for n, row in _jsonl(path):
+        where = f"{path}:{n}"
+        try:
+            claim, evidence, raw = row["claim"], row["evidence"], row["label"]
+        except KeyError as e:
+            raise InputError(f"{where}: missing field {e.args[0]!r}") from None
+        group = row.get("case_id") or n  # VitaminC's contrastive pairs share a case: keep them together
+        out.append(
+            Pair(
+                id=f"{name}:{group}:{n}",
+                claim=_detok(claim),
+                evidence=(_detok(evidence),),
+                labels=_labels(raw, where),
+                source=where,
+            )
+        )
+    return out
+
+
+def line_aligned(name: str, claims: Path, evidence: Path, labels: Path) -> list[Pair]:
+    """Three files with one claim / evidence / label per line (FEVER-NLI, e-SNLI)."""
+    rows = [p.read_text(encoding="utf-8").splitlines() for p in (claims, evidence, labels)]
+    if len({len(r) for r in rows}) != 1:
+        raise InputError(f"{claims}, {evidence}, {labels}: line counts differ ({[len(r) for r in rows]})")
+    return [
+        Pair(
+            id=f"{name}:{n}",
+            claim=_detok(c),
+            evidence=(_detok(e),),
+            labels=_labels(lab, f"{labels}:{n}"),
+            source=f"{claims}:{n}",
+        )
+        for n, (c, e, lab) in enumerate(zip(*rows, strict=True), 1)
+    ]
+
+
+def nli4ct(name: str, path: Path, trials_dir: Path) -> list[Pair]:
+    """NLI4CT statements against the evidence lines of the trial report section(s) they cite."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for sid, row in data.items():
+        where = f"{path}:{sid}"
+        evidence: list[str] = []
+        for role in ("Primary", "Secondary"):
+            trial = row.get(f"{role}_id")
+            if not trial:
+                continue
+            report = json.loads((trials_dir / f"{trial}.json").read_text(encoding="utf-8"))
+            lines = report.get(row["Section_id"], [])
+            picked = [lines[i].strip() for i in row.get(f"{role}_evidence_index", range(len(lines))) if i < len(lines)]
+            prefix = f"{role} trial: " if row.get("Type") == "Comparison" else ""
+            evidence.extend(prefix + line for line in picked if line)
+        out.append(
+            Pair(
+                id=f"{name}:{sid}",
+                claim=row["Statement"].strip(),
+                evidence=tuple(evidence),
+                labels=_labels(row["Label"], where),
+                source=where,
+            )
+        )
+    return out
+
+
+def sick(name: str, path: Path) -> list[Pair]:
+    with open(path, encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f, delimiter="\t")
+        return [
+            Pair(
+                id=f"{name}:{row['pair_ID']}",
+                claim=row["sentence_B"],
+                evidence=(row["sentence_A"],),
+                labels=_labels(row["entailment_judgment"], f"{path}:{n}"),
+                source=f"{path}:{n}",
+            )
+            for n, row in enumerate(reader, 2)
+        ]
+
+
+def nli_sources(root: Path) -> dict[str, Callable[[], list[Pair]]]:
+    """The NLI training sources under ``root`` (``../shared/data/nli``), by name, loaded lazily."""
+    return {
+        "vitaminc_real": lambda: claim_evidence_jsonl("vitaminc_real", root / "vitaminc_real/test.jsonl"),
+        "vitaminc_synthetic": lambda: claim_evidence_jsonl(
+            "vitaminc_synthetic", root / "vitaminc_synthetic/test.jsonl"
+        ),
+        "anli": lambda: claim_evidence_jsonl("anli", root / "anli/test.jsonl"),
+        "fever_nli": lambda: line_aligned(
+            "fever_nli", root / "fever_nli/claim.txt", root / "fever_nli/evidence.txt", root / "fever_nli/label.txt"
+        ),
+        "snli": lambda: [
+            p
+            for split in ("dev", "test")
+            for p in line_aligned(
+                f"snli_{split}", root / f"esnli/s2.{split}", root / f"esnli/s1.{split}", root / f"esnli/labels.{split}"
+            )
+        ],
+        "nli4ct": lambda: [
+            p
+            for split in ("train", "dev")
+            for p in nli4ct(f"nli4ct_{split}", root / f"nli4ct/{split}.json", root / "nli4ct/CT_json")
+        ],
+        "sick": lambda: sick("sick", root / "sick/SICK_semeval2014_format.txt"),
+    }

@@ -1,0 +1,1 @@
+"""Claim verifiers (cross-encoder, CEM, GCEM, zero-shot NLI, LLM judge) and their trainer."""

@@ -1,0 +1,154 @@
+"""Every trainable verifier on tiny inputs: output shapes, training lowers the loss, save → load gives
+the same predictions, heads re-initialised for another label space, and the trainer resumes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from claimforge.records import Label, Pair
+from claimforge.registry import registry
+from claimforge.verify.base import load_verifier, target_mask
+from claimforge.verify.trainer import TrainConfig, epoch_batches, train
+
+from .conftest import N, R, S, toy_pairs
+
+HASHING = {"name": "hashing", "dim": 64}
+
+
+def specs(tiny_bert: Path) -> dict[str, dict]:
+    return {
+        "cross-encoder": {"name": "cross-encoder", "model": str(tiny_bert), "max_length": 48, "embedder": HASHING},
+        "cem": {"name": "cem", "embedder": HASHING, "hidden": 32, "heads": 4, "dropout": 0.0},
+        "gcem": {"name": "gcem", "embedder": HASHING, "hidden": 32, "heads": 4, "dropout": 0.0, "beta": 0.3},
+    }
+
+
+@pytest.fixture(params=["cross-encoder", "cem", "gcem"])
+def spec(request: pytest.FixtureRequest, tiny_bert: Path) -> dict:
+    return specs(tiny_bert)[request.param]
+
+
+def _loss(verifier, pairs) -> float:  # type: ignore[no-untyped-def]
+    probs = verifier.predict_proba(pairs)
+    mask = target_mask(pairs, verifier.labels)
+    return float(-np.log((probs * mask).sum(axis=1) + 1e-12).mean())
+
+
+def test_shapes_training_and_round_trip(spec: dict, tmp_path: Path) -> None:
+    pairs = toy_pairs()
+    verifier = registry.build("verifier", spec)
+    probs = verifier.predict_proba(pairs[:5])
+    assert probs.shape == (5, 3)
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+    before = _loss(verifier, pairs)
+    lr = 2e-3 if spec["name"] == "cross-encoder" else 1e-2
+    card = train(
+        verifier,
+        pairs,
+        pairs[:12],
+        TrainConfig(epochs=6, batch_size=8, lr=lr, seed=3, patience=99, warmup_ratio=0.0),
+        tmp_path / "run",
+    )
+    after = _loss(verifier, pairs)
+    assert after < before - 0.02, (before, after)
+    assert card["status"] == "finished" and card["steps"] == 36
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["data"]["train_pairs"] == 48
+    assert not list((tmp_path / "run").rglob("*.bin")) and not list((tmp_path / "run").rglob("*.pkl"))
+    again = load_verifier(tmp_path / "run" / "best")
+    np.testing.assert_allclose(again.predict_proba(pairs), verifier.predict_proba(pairs), atol=1e-5)
+
+
+def test_two_way_head_from_a_three_way_run(spec: dict, tmp_path: Path) -> None:
+    """The papers' 'generated first, then target': a 3-way run initialises a 2-way model; only the head is new."""
+    pairs = toy_pairs(12)
+    three = registry.build("verifier", spec)
+    three.save(tmp_path / "three")
+    two = registry.build("verifier", {**spec, "num_labels": 2})
+    fresh = two.load_weights(tmp_path / "three", strict=False)
+    assert fresh and all("classifier" in k for k in fresh)
+    assert two.predict_proba(pairs).shape == (12, 2)
+    with pytest.raises(ValueError, match="missing|shape"):
+        registry.build("verifier", {**spec, "num_labels": 2}).load_weights(tmp_path / "three", strict=True)
+
+
+def test_binary_gold_sets_train_against_both_labels() -> None:
+    pair = Pair(id="x", claim="c", evidence=("e",), labels=(R, N))
+    assert target_mask([pair], (S, R, N)).tolist() == [[0.0, 1.0, 1.0]]
+    assert target_mask([pair], (S, R)).tolist() == [[0.0, 1.0]]
+    with pytest.raises(ValueError, match="no gold label"):
+        target_mask([Pair(id="y", claim="c", evidence=("e",))], (S, R, N))
+
+
+def test_cross_encoder_keeps_the_sentences_most_like_the_claim(tiny_bert: Path) -> None:
+    v = registry.build(
+        "verifier", {"name": "cross-encoder", "model": str(tiny_bert), "max_length": 24, "embedder": HASHING}
+    )
+    filler = tuple(f"w{i} w{i + 1} w{i + 2} w{i + 3} w{i + 4} w{i + 5}." for i in range(0, 40, 6))
+    claim = "the cell is a unit of life"
+    pair = Pair(id="p", claim=claim, evidence=(*filler[:3], "the cell is a unit of life.", *filler[3:]))
+    text = v.evidence_text(pair)
+    assert "the cell is a unit of life." in text
+    assert len(v.tokenizer(claim, text)["input_ids"]) <= 24
+    short = Pair(id="q", claim=claim, evidence=("yes indeed.", "no never."))
+    assert v.evidence_text(short) == "yes indeed. no never."
+
+
+def test_trainer_resumes_an_interrupted_run_to_the_same_weights(tiny_bert: Path, tmp_path: Path) -> None:
+    spec = specs(tiny_bert)["cem"]
+    pairs = toy_pairs()
+    cfg = TrainConfig(epochs=4, batch_size=8, lr=1e-2, seed=5, eval_every=4, patience=99)
+    whole = registry.build("verifier", spec)
+    train(whole, pairs, pairs[:12], cfg, tmp_path / "whole")
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_10(stage: str, done: int, total: int) -> None:
+        if done == 10:
+            raise Stop
+
+    with pytest.raises(Stop):
+        train(registry.build("verifier", spec), pairs, pairs[:12], cfg, tmp_path / "cut", progress=stop_at_10)
+    assert json.loads((tmp_path / "cut" / "checkpoint" / "state.json").read_text())["step"] == 8
+    logs: list[str] = []
+    resumed = registry.build("verifier", spec)
+    card = train(resumed, pairs, pairs[:12], cfg, tmp_path / "cut", log=logs.append)
+    assert any("resuming" in m and "step 8/" in m for m in logs)
+    assert card["steps"] == 24
+    np.testing.assert_allclose(resumed.predict_proba(pairs), whole.predict_proba(pairs), atol=1e-5)
+    # a finished run with the same data and parameters is loaded, not retrained
+    logs.clear()
+    train(registry.build("verifier", spec), pairs, pairs[:12], cfg, tmp_path / "cut", log=logs.append)
+    assert any("finished run" in m for m in logs)
+
+
+def test_epoch_batches_cover_every_pair_once_and_bucket_by_length() -> None:
+    lengths = [i % 17 for i in range(100)]
+    batches = epoch_batches(lengths, 8, 3, seed=1)
+    flat = sorted(i for b in batches for i in b)
+    assert flat == list(range(100))
+    assert epoch_batches(lengths, 8, 3, seed=1) == batches
+    spread = np.mean([max(lengths[i] for i in b) - min(lengths[i] for i in b) for b in batches])
+    unbucketed = np.mean(
+        [max(lengths[i] for i in b) - min(lengths[i] for i in b) for b in epoch_batches(lengths, 8, 0, seed=1)]
+    )
+    assert spread < unbucketed
+
+
+def test_zero_shot_nli_from_a_trained_run(tiny_bert: Path, tmp_path: Path) -> None:
+    pairs = toy_pairs()
+    v = registry.build("verifier", specs(tiny_bert)["cross-encoder"])
+    v.save(tmp_path / "nli")
+    three = registry.build("verifier", {"name": "zero-shot-nli", "nli": {"name": "run", "path": str(tmp_path / "nli")}})
+    two = registry.build(
+        "verifier", {"name": "zero-shot-nli", "num_labels": 2, "nli": {"name": "run", "path": str(tmp_path / "nli")}}
+    )
+    p3, p2 = three.predict_proba(pairs[:6]), two.predict_proba(pairs[:6])
+    np.testing.assert_allclose(p3, v.predict_proba(pairs[:6]), atol=1e-5)
+    np.testing.assert_allclose(p2[:, 0], p3[:, 0], atol=1e-6)
+    np.testing.assert_allclose(p2[:, 1], p3[:, 1] + p3[:, 2], atol=1e-6)
+    assert two.labels == (Label.SUPPORTED, Label.REFUTED)
