@@ -96,7 +96,7 @@ def run_build(
     manifest: dict[str, Any] = {
         "command": command,
         "pipeline": spec["name"],
-        "recipe": recipe,
+        "recipe": _redacted(recipe),
         "input": {
             "reader": reader_spec,
             "sha256": _file_sha256(str(reader_spec.get("path", ""))),
@@ -116,3 +116,14 @@ def run_build(
     manifest["files"] = sorted(written | {"manifest.json"})
     write_json(out / "manifest.json", manifest)
     return manifest
+
+
+def _redacted(node: Any) -> Any:
+    """The recipe as it goes into the manifest: server URLs without ``user:password@``."""
+    from claimforge.backends.llm import safe_url
+
+    if isinstance(node, dict):
+        return {k: safe_url(v) if k == "base_url" and isinstance(v, str) else _redacted(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_redacted(v) for v in node]
+    return node

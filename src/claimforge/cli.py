@@ -219,6 +219,7 @@ def evaluate(
         str | None, typer.Option("--model", "-m", help="an untrained verifier: zero-shot-nli, llm-judge")
     ] = None,
     split: Annotated[str, typer.Option(help="a split of the task, or train/dev/test of the paper split")] = "test",
+    bootstrap: Annotated[int, typer.Option(help="bootstrap resamples for the 95% intervals (0: none)")] = 1000,
     set_: Annotated[list[str], typer.Option("--set", help="model.KEY=V or data.KEY=V")] = [],  # noqa: B006
 ) -> None:
     """Score a verifier on a dataset: accuracy, macro/weighted F1, per class, bootstrap 95% intervals.
@@ -244,15 +245,15 @@ def evaluate(
             verifier = load_verifier(run / "best" if (run / "best").is_dir() else run)
         else:
             verifier = registry.build("verifier", {**model_spec, "num_labels": task.num_labels})
-        if len(verifier.labels) != task.num_labels:
-            from claimforge.evaluate.experiments import _TwoWay
+        if len(verifier.labels) == 3 and task.num_labels == 2:
+            from claimforge.verify.base import TwoWay
 
-            verifier = _TwoWay(verifier)
-        metrics = evaluate_verifier(verifier, pairs, out, title=f"{task.name} {split}")
+            verifier = TwoWay(verifier)  # a 2-way model on 3-way data needs nothing: gold NEI reads as REFUTED
+        metrics = evaluate_verifier(verifier, pairs, out, title=f"{task.name} {split}", bootstrap=bootstrap)
     except (ValueError, OSError, KeyError) as e:
         _fail(str(e))
         return
-    typer.echo(json.dumps({k: metrics[k] for k in ("n", "accuracy", "macro_f1", "weighted_f1", "ci95")}, indent=2))
+    typer.echo(json.dumps({k: metrics.get(k) for k in ("n", "accuracy", "macro_f1", "weighted_f1", "ci95")}, indent=2))
     console.print(f"wrote {out}/test_metrics.json, predictions.jsonl, confusion.png")
 
 
@@ -260,23 +261,41 @@ experiment_app = typer.Typer(no_args_is_help=True, help="The papers' experiments
 app.add_typer(experiment_app, name="experiment")
 
 
+def _yaml_mapping(path: Path) -> dict:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        raise RecipeError(f"{path}: not valid YAML ({e})") from None
+    if not isinstance(data, dict):
+        raise RecipeError(f"{path}: expected a mapping of ExperimentConfig keys")
+    return data
+
+
 def _experiment(
-    kind: str, generated: str, targets: str, model: str, seeds: int, out: Path, config: Path | None, sets: list[str]
+    kind: str,
+    generated: str,
+    targets: str | None,
+    model: str | None,
+    seeds: int | None,
+    out: Path,
+    config: Path | None,
+    sets: list[str],
 ) -> None:
     from claimforge.evaluate import experiments as ex
 
     _setup_env(None, False)
     try:
-        base = load_recipe(str(config)) if config else {}
-        base = {
-            **base,
-            "generated": ex.data_spec(generated),
-            "targets": [t for t in targets.split(",") if t],
-            "seeds": list(range(1, seeds + 1)),
-        }
-        base.setdefault("model", {"name": model})
-        if base["model"].get("name") != model:
+        base = _yaml_mapping(config) if config else {}
+        base["generated"] = ex.data_spec(generated)
+        if targets is not None:
+            base["targets"] = [t for t in targets.split(",") if t]
+        if seeds is not None:
+            base["seeds"] = list(range(1, seeds + 1))
+        if model is not None and (base.get("model") or {}).get("name") != model:
             base["model"] = {"name": model}
+        base.setdefault("model", {"name": "cem"})  # --set model.* then refines it
         cfg = ex.ExperimentConfig(**apply_overrides(base, sets))
         doc = (ex.transfer if kind == "transfer" else ex.zeroshot)(cfg, out, log=_log)
     except (ValueError, OSError) as e:
@@ -290,9 +309,9 @@ def _experiment(
 def experiment_transfer(
     generated: Annotated[str, typer.Option(help="the generated dataset (a claimforge build folder)")],
     out: Annotated[Path, typer.Option("--out", "-o", help="experiment folder (runs are reused on rerun)")],
-    targets: Annotated[str, typer.Option(help="comma-separated task names")] = "scifact,healthver,covidfact",
-    model: Annotated[str, typer.Option("--model", "-m", help="verifier kind")] = "cem",
-    seeds: Annotated[int, typer.Option(help="number of seeds (1..N)")] = 3,
+    targets: Annotated[str | None, typer.Option(help="comma-separated tasks [scifact,healthver,covidfact]")] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help="verifier kind [cem]")] = None,
+    seeds: Annotated[int | None, typer.Option(help="number of seeds, 1..N [3]")] = None,
     config: Annotated[Path | None, typer.Option(help="YAML with ExperimentConfig keys")] = None,
     set_: Annotated[list[str], typer.Option("--set", help="KEY=V, e.g. train.epochs=20, splits.mode=official")] = [],  # noqa: B006
 ) -> None:
@@ -307,9 +326,9 @@ def experiment_transfer(
 def experiment_zeroshot(
     generated: Annotated[str, typer.Option(help="the generated dataset (a claimforge build folder)")],
     out: Annotated[Path, typer.Option("--out", "-o", help="experiment folder (runs are reused on rerun)")],
-    targets: Annotated[str, typer.Option(help="comma-separated task names")] = "scifact",
-    model: Annotated[str, typer.Option("--model", "-m", help="verifier kind")] = "cem",
-    seeds: Annotated[int, typer.Option(help="number of seeds (1..N)")] = 3,
+    targets: Annotated[str | None, typer.Option(help="comma-separated tasks [scifact,healthver,covidfact]")] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help="verifier kind [cem]")] = None,
+    seeds: Annotated[int | None, typer.Option(help="number of seeds, 1..N [3]")] = None,
     config: Annotated[Path | None, typer.Option(help="YAML with ExperimentConfig keys")] = None,
     set_: Annotated[list[str], typer.Option("--set", help="KEY=V, e.g. zeroshot_splits.mode=paper")] = [],  # noqa: B006
 ) -> None:

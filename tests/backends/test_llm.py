@@ -409,3 +409,18 @@ def test_qa2d_parses_messy_outputs(server: FakeServer, tmp_path: Path) -> None:
 )
 def test_parse_claim(raw: str, claim: str | None) -> None:
     assert parse_claim(raw) == claim
+
+
+def test_credentials_in_the_base_url_never_reach_ids_reprs_or_manifests() -> None:
+    from claimforge.backends.llm import OpenAIChatConfig, OpenAIChatLLM, safe_url
+    from claimforge.build import _redacted
+
+    url = "https://alice:s3cret@llm.example.org:8443/v1"
+    assert safe_url(url) == "https://llm.example.org:8443/v1"
+    assert safe_url("http://localhost:8000/v1") == "http://localhost:8000/v1"
+    llm = OpenAIChatLLM(OpenAIChatConfig(base_url=url, model="m", use_cache=False))
+    assert "s3cret" not in llm.model_id and "s3cret" not in repr(llm) and "s3cret" not in llm._where()
+    assert _redacted({"qa2d": {"name": "llm", "base_url": url}, "x": [{"base_url": url}]}) == {
+        "qa2d": {"name": "llm", "base_url": "https://llm.example.org:8443/v1"},
+        "x": [{"base_url": "https://llm.example.org:8443/v1"}],
+    }

@@ -14,6 +14,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -106,6 +107,15 @@ def _retry_after(response: httpx.Response) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def safe_url(url: str) -> str:
+    """The URL without any ``user:password@`` part, for ids, logs and error messages."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit(parts._replace(netloc=host))
+
+
 class OpenAIChatLLM:
     """Chat completions from an OpenAI-compatible ``/chat/completions`` endpoint.
 
@@ -118,7 +128,7 @@ class OpenAIChatLLM:
 
     def __init__(self, config: OpenAIChatConfig) -> None:
         self.config = config
-        self.model_id = f"{config.model}@{config.base_url}"
+        self.model_id = f"{config.model}@{safe_url(config.base_url)}"
         self._key = _Secret(os.environ.get(config.api_key_env))
         self._cache = config.open_cache("llm")
         self._client: httpx.Client | None = None
@@ -127,7 +137,7 @@ class OpenAIChatLLM:
     def __repr__(self) -> str:
         c = self.config
         return (
-            f"OpenAIChatLLM(base_url={c.base_url!r}, model={c.model!r}, "
+            f"OpenAIChatLLM(base_url={safe_url(c.base_url)!r}, model={c.model!r}, "
             f"api_key_env={c.api_key_env!r}, key={self._key!r})"
         )
 
@@ -174,7 +184,7 @@ class OpenAIChatLLM:
         }
 
     def _where(self) -> str:
-        return f"{self.config.base_url} (model {self.config.model!r})"
+        return f"{safe_url(self.config.base_url)} (model {self.config.model!r})"
 
     def _delay(self, attempt: int, response: httpx.Response | None) -> float:
         asked = _retry_after(response) if response is not None else None

@@ -8,6 +8,7 @@ so an interrupted experiment resumes where it stopped.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -27,7 +28,7 @@ from claimforge.io.benchmarks import Task, in_dev, load_task
 from claimforge.io.dataset import atomic_open
 from claimforge.records import Label, Pair
 from claimforge.registry import ComponentConfig, registry
-from claimforge.verify.base import TorchVerifier, Verifier, project_labels
+from claimforge.verify.base import TorchVerifier, TwoWay, Verifier, project_labels
 from claimforge.verify.trainer import BEST_DIR, train, train_config
 
 Log = Callable[[str], None]
@@ -123,10 +124,12 @@ def train_run(
     if not isinstance(verifier, TorchVerifier):
         raise ValueError(f"verifier {model.get('name')!r} is not trainable (use it with evaluate)")
     info = dict(data_info or {})
+    init_id = None
     if init is not None:
         src = init / BEST_DIR if (init / BEST_DIR).is_dir() else init
         fresh = verifier.load_weights(src, strict=False)
-        info["init"] = {"from": str(src), "reinitialised": fresh}
+        init_id = weights_id(src)
+        info["init"] = {"from": str(src), "weights": init_id, "reinitialised": fresh}
         log(f"initialised from {src}" + (f" (new: {', '.join(fresh)})" if fresh else ""))
     card = train(
         verifier,
@@ -137,8 +140,20 @@ def train_run(
         data_info=info,
         log=log,
         progress=progress,
+        init_id=init_id,
     )
     return verifier, card
+
+
+def weights_id(directory: Path) -> str:
+    """A digest of a saved verifier's weight files (their bytes), to tell starting points apart."""
+    h = hashlib.sha256()
+    for f in sorted(directory.rglob("*.safetensors")):
+        h.update(f.name.encode())
+        with open(f, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()[:16]
 
 
 def score(verifier: Verifier, pairs: Sequence[Pair], progress: Any = None) -> tuple[list[Label], list[Label], Any]:
@@ -246,7 +261,11 @@ class Experiment:
             data["dev"],
             run,
             self.generated_labels,
-            {**self.config.pretrain, "seed": seed, "max_train_pairs": self.config.max_generated_pairs},
+            {
+                **self.config.pretrain,
+                "seed": seed,
+                **({"max_train_pairs": n} if (n := self.config.max_generated_pairs) is not None else {}),
+            },
             data_info={"task": self.config.generated},
             log=self.log,
         )
@@ -270,7 +289,7 @@ class Experiment:
 
             verifier = load_verifier(self.pretrained(seed) / BEST_DIR)
             if num_labels == 2 and len(verifier.labels) == 3:
-                verifier = _TwoWay(verifier)
+                verifier = TwoWay(verifier)
         else:
             init = self.pretrained(seed) if condition == "generated+target" else None
             self.log(f"[{name} {condition} seed {seed}] {len(splits['train'])} train / {len(splits['dev'])} dev")
@@ -307,19 +326,6 @@ class Experiment:
                 per[condition] = summarise(runs, self.config.bootstrap)
             results[name] = {"sizes": sizes, "num_labels": task.num_labels, "conditions": per}
         return results
-
-
-class _TwoWay:
-    """A 3-way verifier read in a 2-way space: "not supported" = REFUTED + NOT_ENOUGH_INFO."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.labels = (Label.SUPPORTED, Label.REFUTED)
-        self.model_id = f"{inner.model_id}|2way"
-
-    def predict_proba(self, pairs: Sequence[Pair], progress: Any = None) -> np.ndarray:
-        p = self.inner.predict_proba(pairs, progress=progress)
-        return np.stack([p[:, 0], p[:, 1] + p[:, 2]], axis=1)
 
 
 def _read_predictions(path: Path, labels: Sequence[Label]) -> tuple[list[Label], list[Label]]:

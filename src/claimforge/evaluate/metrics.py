@@ -56,6 +56,8 @@ def bootstrap_ci(
     """Percentile bootstrap interval of ``metric`` (accuracy, macro_f1 or weighted_f1) over examples."""
     from sklearn.metrics import f1_score
 
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold labels but {len(pred)} predictions")
     names = _names(labels)
     g = np.array(_names(gold))
     p = np.array(_names(pred))

@@ -60,6 +60,23 @@ class Verifier(Protocol):
         ...
 
 
+def two_way(probs: np.ndarray) -> np.ndarray:
+    """3-way probabilities (S, R, N) → 2-way (S, not S): "not supported" is REFUTED + NOT_ENOUGH_INFO."""
+    return np.stack([probs[:, 0], probs[:, 1] + probs[:, 2]], axis=1)
+
+
+class TwoWay:
+    """A 3-way verifier read in a 2-way label space (for binary benchmarks such as COVID-Fact)."""
+
+    def __init__(self, inner: Verifier) -> None:
+        self.inner = inner
+        self.labels = LABELS_2
+        self.model_id = f"{inner.model_id}|2way"
+
+    def predict_proba(self, pairs: Sequence[Pair], progress: Any = None) -> np.ndarray:
+        return two_way(self.inner.predict_proba(pairs, progress=progress))
+
+
 def predict_labels(verifier: Verifier, pairs: Sequence[Pair], progress: Any = None) -> list[Label]:
     probs = verifier.predict_proba(pairs, progress=progress)
     return [verifier.labels[i] for i in probs.argmax(axis=1)]

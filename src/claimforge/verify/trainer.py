@@ -153,6 +153,7 @@ def train(
     data_info: dict[str, Any] | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     log: Callable[[str], None] | None = None,
+    init_id: str | None = None,
 ) -> dict[str, Any]:
     """Train ``verifier`` in place and write the run directory ``out``; returns the run card.
 
@@ -173,8 +174,10 @@ def train(
         raise ValueError("no training pairs")
     masks = torch.from_numpy(target_mask(train_set, verifier.labels))
     spec = {"name": verifier.kind, **verifier.config.model_dump(mode="json")}
+    # The run's identity: model, parameters, data and the weights it started from (``init_id``), so a
+    # changed starting point is retrained rather than reused.
     run_id = fingerprint(
-        spec, config.model_dump(mode="json"), [(p.id, p.claim, p.evidence, p.labels) for p in train_set]
+        spec, config.model_dump(mode="json"), [(p.id, p.claim, p.evidence, p.labels) for p in train_set], init_id
     )[:16]
     card_path = out / RUN_FILE
     if card_path.is_file():

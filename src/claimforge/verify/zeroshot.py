@@ -11,7 +11,7 @@ import numpy as np
 
 from claimforge.records import Label, Pair
 from claimforge.registry import registry
-from claimforge.verify.base import VerifierConfig, label_space
+from claimforge.verify.base import VerifierConfig, label_space, two_way
 
 
 class ZeroShotNLIConfig(VerifierConfig):
@@ -34,7 +34,7 @@ class ZeroShotNLIVerifier:
         probs = self.nli.predict_proba(pairs, progress=progress)
         if self.config.num_labels == 3:
             return probs
-        return np.stack([probs[:, 0], probs[:, 1] + probs[:, 2]], axis=1)
+        return two_way(probs)
 
 
 @registry.register("verifier", "zero-shot-nli", ZeroShotNLIConfig)

@@ -1,0 +1,66 @@
+"""Evaluate a trained NLI run on its held-out slices and ship it (fp16 safetensors) as the embedded model.
+
+    python training/nli/export.py --run build/nli_run --data ../shared/data/nli \
+        --ship src/claimforge/models/nli-minilm --out build/nli_heldout.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from nli_data import splits  # noqa: E402
+
+from claimforge.evaluate.experiments import score  # noqa: E402
+from claimforge.evaluate.metrics import classification_metrics  # noqa: E402
+from claimforge.verify.base import TwoWay, load_verifier  # noqa: E402
+
+BINARY = {"fever_nli", "nli4ct", "vitaminc_synthetic"}  # sources with two gold labels
+
+
+def heldout_scores(verifier, held) -> dict:  # type: ignore[no-untyped-def]
+    out = {}
+    for name, pairs in held.items():
+        v = TwoWay(verifier) if name in BINARY else verifier
+        t = time.perf_counter()
+        gold, pred, _ = score(v, pairs)
+        m = classification_metrics(gold, pred, v.labels)
+        out[name] = {
+            "n": m["n"],
+            "ways": len(v.labels),
+            "accuracy": round(m["accuracy"], 4),
+            "macro_f1": round(m["macro_f1"], 4),
+            "seconds": round(time.perf_counter() - t, 1),
+        }
+        print(name, out[name], flush=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--run", type=Path, default=Path("build/nli_run"))
+    ap.add_argument("--data", type=Path, default=Path("../shared/data/nli"))
+    ap.add_argument("--ship", type=Path, default=None, help="write the fp16 model here")
+    ap.add_argument("--out", type=Path, default=Path("build/nli_heldout.json"))
+    args = ap.parse_args()
+    _, _, held = splits(args.data)
+    report = {"run": str(args.run), "fp32": heldout_scores(load_verifier(args.run / "best"), held)}
+    if args.ship:
+        tmp = args.ship.with_name(args.ship.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        load_verifier(args.run / "best").save(tmp, half=True)
+        shutil.rmtree(args.ship, ignore_errors=True)
+        tmp.rename(args.ship)
+        report["fp16"] = heldout_scores(load_verifier(args.ship), held)
+        report["size_bytes"] = sum(p.stat().st_size for p in args.ship.rglob("*") if p.is_file())
+    args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
