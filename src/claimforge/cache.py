@@ -31,6 +31,17 @@ def fingerprint(*parts: Any) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def files_digest(paths: Iterable[Path], salt: str = "") -> str:
+    """A digest of files' names and bytes (e.g. a model's weights), read in 1 MiB blocks."""
+    h = hashlib.sha256(salt.encode())
+    for path in sorted(paths):
+        h.update(path.name.encode())
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()
+
+
 class DiskCache:
     """A namespaced bytes cache. ``DiskCache(None)`` is a no-op cache (caching disabled)."""
 

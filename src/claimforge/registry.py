@@ -26,6 +26,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "task": ("claimforge.io.benchmarks",),
     "verifier": (
         "claimforge.verify.cross_encoder",
+        "claimforge.verify.onnx_runtime",
         "claimforge.verify.embedding_heads",
         "claimforge.verify.zeroshot",
         "claimforge.verify.llm_judge",

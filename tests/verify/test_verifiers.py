@@ -152,3 +152,21 @@ def test_zero_shot_nli_from_a_trained_run(tiny_bert: Path, tmp_path: Path) -> No
     np.testing.assert_allclose(p2[:, 0], p3[:, 0], atol=1e-6)
     np.testing.assert_allclose(p2[:, 1], p3[:, 1] + p3[:, 2], atol=1e-6)
     assert two.labels == (Label.SUPPORTED, Label.REFUTED)
+
+
+@pytest.mark.parametrize("int8", [False, True])
+def test_onnx_runtime_cross_encoder_matches_torch(tiny_bert: Path, tmp_path: Path, int8: bool) -> None:
+    """The ONNX Runtime verifier reads the same saved run and predicts what torch does (fp32: to 1e-4;
+    int8: the same labels on this toy data, probabilities close)."""
+    pairs = toy_pairs(24)
+    torch_v = registry.build("verifier", specs(tiny_bert)["cross-encoder"])
+    torch_v.save(tmp_path / "run")
+    onnx_v = load_verifier(tmp_path / "run", name="cross-encoder-onnx", int8=int8, onnx_cache=str(tmp_path / "c"))
+    expected, got = torch_v.predict_proba(pairs), onnx_v.predict_proba(pairs)
+    assert got.shape == expected.shape
+    if int8:
+        assert np.abs(got - expected).max() < 0.1
+    else:
+        np.testing.assert_allclose(got, expected, atol=1e-4)
+    with pytest.raises(ValueError):
+        onnx_v.save(tmp_path / "again")

@@ -8,7 +8,6 @@ so an interrupted experiment resumes where it stopped.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -17,6 +16,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from claimforge.cache import files_digest
 from claimforge.evaluate.metrics import (
     bootstrap_ci,
     classification_metrics,
@@ -146,14 +146,8 @@ def train_run(
 
 
 def weights_id(directory: Path) -> str:
-    """A digest of a saved verifier's weight files (their bytes), to tell starting points apart."""
-    h = hashlib.sha256()
-    for f in sorted(directory.rglob("*.safetensors")):
-        h.update(f.name.encode())
-        with open(f, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                h.update(block)
-    return h.hexdigest()[:16]
+    """A digest of a saved verifier's weight files, to tell starting points apart."""
+    return files_digest(directory.rglob("*.safetensors"))[:16]
 
 
 def score(verifier: Verifier, pairs: Sequence[Pair], progress: Any = None) -> tuple[list[Label], list[Label], Any]:

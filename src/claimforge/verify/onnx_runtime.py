@@ -1,0 +1,215 @@
+"""The cross-encoder verifier run by ONNX Runtime on CPU: the same tokenizer, evidence-sentence selection and
+length-sorted batches as ``CrossEncoderVerifier`` (this class inherits them), only the forward pass differs.
+
+The Hugging Face model is exported once with ``torch.onnx.export`` (dynamic batch and sequence axes; eager
+attention, which ONNX Runtime fuses) into a cache directory keyed by the weights' content, optionally
+quantised with ``onnxruntime.quantization.quantize_dynamic`` (int8 weights). Load a saved run with
+
+    load_verifier("build/nli_run/best", name="cross-encoder-onnx", int8=True)
+
+Needs ``onnxruntime`` and ``onnx``. Inference only: it cannot be trained or saved (bench/bench_verifier.py
+measures its speed and macro-F1 against the torch variants).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from pathlib import Path
+from typing import Any, ClassVar
+
+from claimforge.cache import default_cache_dir, files_digest
+from claimforge.registry import registry
+from claimforge.verify.cross_encoder import MODEL_DIR, CrossEncoderConfig, CrossEncoderVerifier
+
+OPSET = 17
+INPUTS = ("input_ids", "attention_mask", "token_type_ids")  # BertModel.forward's argument order
+FP32_FILE, INT8_FILE = "model.onnx", "model.int8.onnx"
+
+
+class OnnxCrossEncoderConfig(CrossEncoderConfig):
+    int8: bool = False  # dynamic int8 quantisation of the exported graph's weights
+    onnx_cache: str | None = None  # exported graphs (default: <claimforge cache>/onnx)
+
+
+def _runtime() -> Any:
+    try:
+        import onnxruntime
+    except ImportError as e:  # pragma: no cover - optional dependency
+        raise RuntimeError("the ONNX verifier needs 'onnxruntime' and 'onnx' (pip install onnxruntime onnx)") from e
+    return onnxruntime
+
+
+def _weights_key(hf_dir: Path, num_labels: int) -> str:
+    """A digest of the model's files and everything the exported graph depends on."""
+    import torch
+
+    salt = f"{num_labels}:{OPSET}:{torch.__version__}:{_runtime().__version__}"
+    return files_digest((p for p in hf_dir.iterdir() if p.is_file()), salt)[:24]
+
+
+def export_onnx(verifier: CrossEncoderVerifier, target: Path) -> list[str]:
+    """Export a torch cross-encoder's module to ``target`` (ONNX, fp32); returns the input names."""
+    import copy
+
+    import torch
+
+    module = copy.deepcopy(verifier.module).float().eval()
+    if hasattr(module, "set_attn_implementation"):
+        module.set_attn_implementation("eager")  # the attention pattern ONNX Runtime fuses on CPU
+    dummy = verifier.tokenizer(
+        ["a claim"] * 2, ["some evidence, a little longer"] * 2, padding=True, return_tensors="pt"
+    )
+    names = [n for n in INPUTS if n in dummy]
+    axes = {n: {0: "batch", 1: "sequence"} for n in names}
+    with warnings.catch_warnings(), torch.inference_mode():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            module,
+            tuple(dummy[n] for n in names),
+            str(target),
+            input_names=names,
+            output_names=["logits"],
+            dynamic_axes={**axes, "logits": {0: "batch"}},
+            opset_version=OPSET,
+            dynamo=False,  # the dynamo exporter needs onnxscript
+        )
+    return names
+
+
+def quantize_onnx(source: Path, target: Path) -> None:
+    """Dynamic int8 quantisation of the graph's MatMul weights (activations are quantised at run time)."""
+    import logging
+
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    level = logging.getLogger().level
+    logging.getLogger().setLevel(logging.ERROR)  # "consider pre-processing" is about static quantisation
+    try:
+        quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8)
+    finally:
+        logging.getLogger().setLevel(level)
+
+
+def _publish(tmp: Path, graphs: Path) -> None:
+    """Move a finished export into place; another process may have published the same graphs meanwhile."""
+    try:
+        tmp.rename(graphs)
+    except OSError:
+        if (graphs / FP32_FILE).is_file():
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:  # a leftover without the fp32 graph
+            shutil.rmtree(graphs, ignore_errors=True)
+            tmp.rename(graphs)
+
+
+class _Session:
+    """An ONNX Runtime session in the place of the torch module: ``eval()`` and a call returning logits."""
+
+    def __init__(self, path: Path, threads: int) -> None:
+        ort = _runtime()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.inputs = [i.name for i in self.session.get_inputs()]
+        self.path = path
+
+    def eval(self) -> _Session:
+        return self
+
+    def train(self, mode: bool = True) -> _Session:
+        raise ValueError("an ONNX verifier cannot be trained; train the torch cross-encoder")
+
+    def parameters(self) -> Any:
+        raise ValueError("an ONNX verifier cannot be trained; train the torch cross-encoder")
+
+    def __call__(self, batch: dict[str, Any]) -> Any:
+        import torch
+
+        return torch.from_numpy(self.session.run(None, {n: batch[n].numpy() for n in self.inputs})[0])
+
+
+class OnnxCrossEncoderVerifier(CrossEncoderVerifier):
+    """A cross-encoder whose forward pass runs in ONNX Runtime (fp32, or int8 with ``int8``)."""
+
+    kind: ClassVar[str] = "cross-encoder-onnx"
+
+    def __init__(self, config: OnnxCrossEncoderConfig) -> None:
+        super().__init__(config)
+        self.config: OnnxCrossEncoderConfig = config
+        self._int8 = config.int8
+        self._source: Path | None = None
+
+    @property
+    def model_id(self) -> str:
+        return super().model_id + ("+int8" if self._int8 else "")
+
+    def _open(self, hf_dir: Path, strict: bool = False) -> list[str]:
+        """Export (or find in the cache) the graph of the HF model in ``hf_dir``; load its tokenizer and session."""
+        from transformers import AutoTokenizer
+
+        from claimforge.verify.cross_encoder import _hf_env
+
+        _hf_env()
+        root = Path(self.config.onnx_cache) if self.config.onnx_cache else default_cache_dir() / "onnx"
+        graphs = root / _weights_key(hf_dir, self.config.num_labels)
+        fresh: list[str] = []
+        if not (graphs / FP32_FILE).is_file():
+            torch_verifier = CrossEncoderVerifier(CrossEncoderConfig(**self._torch_fields()))
+            fresh = torch_verifier._load(str(hf_dir), ignore_mismatch=True)
+            if strict and fresh:
+                raise ValueError(f"{hf_dir}: weights missing or of another shape for {fresh[:5]}")
+            tmp = graphs.with_name(f"{graphs.name}.tmp{os.getpid()}")
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir(parents=True)
+            export_onnx(torch_verifier, tmp / FP32_FILE)
+            del torch_verifier
+            _publish(tmp, graphs)
+        if self._int8 and not (graphs / INT8_FILE).is_file():
+            tmp = graphs / f"{INT8_FILE}.tmp{os.getpid()}"
+            quantize_onnx(graphs / FP32_FILE, tmp)
+            tmp.replace(graphs / INT8_FILE)
+        self._tokenizer = AutoTokenizer.from_pretrained(str(hf_dir))
+        self._module = _Session(graphs / (INT8_FILE if self._int8 else FP32_FILE), self._threads())
+        self._source = hf_dir
+        return fresh
+
+    def _torch_fields(self) -> dict[str, Any]:
+        return self.config.model_dump(include=set(CrossEncoderConfig.model_fields))
+
+    def _threads(self) -> int:
+        if self.config.threads:
+            return self.config.threads
+        import torch
+
+        return torch.get_num_threads()
+
+    def _load(self, path: str, ignore_mismatch: bool = False) -> list[str]:
+        # the ``module`` / ``tokenizer`` properties of a verifier built from ``config.model``
+        from claimforge.backends.embeddings import resolve_model_path
+
+        return self._open(Path(resolve_model_path(path)))
+
+    def load_weights(self, directory: Path, strict: bool = True) -> list[str]:
+        return self._open(Path(directory) / MODEL_DIR, strict=strict)
+
+    def save_weights(self, directory: Path, half: bool = False) -> None:
+        raise ValueError("an ONNX verifier cannot be saved; save the torch cross-encoder it was loaded from")
+
+    def quantize(self) -> None:
+        """Switch to the int8 graph (exported and quantised once, then cached)."""
+        self._int8 = True
+        if self._source is not None:
+            self._open(self._source)
+
+    def forward(self, batch: dict[str, Any]) -> Any:
+        return self.module(batch)
+
+
+@registry.register("verifier", "cross-encoder-onnx", OnnxCrossEncoderConfig)
+def build_onnx_cross_encoder(config: OnnxCrossEncoderConfig) -> OnnxCrossEncoderVerifier:
+    """A cross-encoder run by ONNX Runtime (inference only; ``int8`` for dynamic int8 weights)."""
+    return OnnxCrossEncoderVerifier(config)
