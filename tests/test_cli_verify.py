@@ -96,7 +96,7 @@ def test_train_then_init_a_two_way_target(trained: dict[str, Any], fixture_data:
     assert card2["verifier"]["num_labels"] == 2
     assert card2["data"]["task"] == {"name": "covidfact"} and card2["data"]["split"] == "paper"
     assert card2["data"]["init"]["from"] == str(run / "best")
-    assert sorted(card2["data"]["init"]["reinitialised"]) == ["classifier.3.bias", "classifier.3.weight"]
+    assert sorted(card2["data"]["init"]["reinitialised"]) == ["classifier.4.bias", "classifier.4.weight"]
     assert card2["data"]["train_pairs"] == 4  # the paper split of the covidfact fixture
 
 

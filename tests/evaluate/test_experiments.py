@@ -252,7 +252,7 @@ def test_transfer_run_directories_and_initialisation(experiment: dict[str, Any])
         init = two["data"]["init"]
         assert init["from"] == str(out / "generated" / f"seed{seed}" / "best")
         assert init["reinitialised"] and all(k.startswith("classifier.") for k in init["reinitialised"])
-        assert sorted(init["reinitialised"]) == ["classifier.3.bias", "classifier.3.weight"]
+        assert sorted(init["reinitialised"]) == ["classifier.4.bias", "classifier.4.weight"]
         # a 3-way target takes every tensor over; target-only runs start from scratch
         three = json.loads((out / "scifact" / "paper" / "generated+target" / f"seed{seed}" / "run.json").read_text())
         assert three["data"]["init"]["reinitialised"] == []
