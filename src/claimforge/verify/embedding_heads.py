@@ -24,7 +24,7 @@ WEIGHTS_FILE = "weights.safetensors"
 class EmbeddingHeadConfig(VerifierConfig):
     embedder: dict[str, Any] | str = {"name": "sentence-transformers"}
     hidden: int = 256
-    dropout: float = 0.1
+    dropout: float = 0.3  # the heads overfit quickly on thousands of pairs (docs/results.md)
     heads: int = 8  # attention heads (paper: 8)
     max_sentences: int = 64  # longer evidence keeps the sentences most similar to the claim
     batch_size: int = 256
@@ -64,8 +64,14 @@ def _build_cem(dim: int, cfg: CEMConfig) -> Any:
             self.classifier = _mlp(torch, dim, cfg.hidden, cfg.num_labels, cfg.dropout)
 
         def forward(self, claim: Any, sentences: Any, mask: Any, **_: Any) -> Any:
-            v, _ = self.attention(claim.unsqueeze(1), sentences, sentences, key_padding_mask=~mask)
-            return self.classifier(_features(torch, v.squeeze(1), claim))
+            # v = the attention-weighted average of the evidence sentence vectors themselves (weights averaged
+            # over heads), so v lives in the claim's space and v⊙c, v−c compare like with like; the heads'
+            # projected values would put v in a learned space that [v⊙c, v−c] cannot compare to c.
+            _, weights = self.attention(
+                claim.unsqueeze(1), sentences, sentences, key_padding_mask=~mask, need_weights=True
+            )
+            v = torch.bmm(weights, sentences).squeeze(1)
+            return self.classifier(_features(torch, v, claim))
 
     return CEM()
 
@@ -145,8 +151,9 @@ class EmbeddingHeadVerifier(TorchVerifier):
 
     def _add(self, vecs: np.ndarray, texts: Sequence[str]) -> None:
         for t, v in zip(texts, vecs, strict=True):
-            self._row[t] = len(self._row)
-            self._vectors.append(v.astype(np.float32))
+            if t not in self._row:  # a repeated text keeps its first row; rows and vectors stay aligned
+                self._row[t] = len(self._vectors)
+                self._vectors.append(v.astype(np.float32))
         self._matrix = None
 
     def prepare(self, pairs: Sequence[Pair], progress: Any = None) -> None:
