@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from claimforge.io.benchmarks import RecordError
 from claimforge.io.mcq import InputError
 from claimforge.records import Label, Pair
 
@@ -27,11 +28,11 @@ RAW_LABELS: dict[str, tuple[Label, ...]] = {
 }
 
 
-def _labels(raw: str, where: str) -> tuple[Label, ...]:
+def _labels(raw: str, path: Path, line: int | None) -> tuple[Label, ...]:
     try:
         return RAW_LABELS[raw.strip().lower()]
     except KeyError:
-        raise InputError(f"{where}: unknown label {raw!r}") from None
+        raise RecordError(path, line, f"unknown label {raw!r}") from None
 
 
 def _detok(text: str) -> str:
@@ -48,7 +49,7 @@ def _jsonl(path: Path) -> Iterator[tuple[int, dict]]:
                 try:
                     yield n, json.loads(line)
                 except json.JSONDecodeError as e:
-                    raise InputError(f"{path}:{n}: not valid JSON ({e.msg})") from None
+                    raise RecordError(path, n, f"not valid JSON ({e.msg})") from None
 
 
 def claim_evidence_jsonl(name: str, path: Path) -> list[Pair]:
@@ -59,14 +60,14 @@ def claim_evidence_jsonl(name: str, path: Path) -> list[Pair]:
         try:
             claim, evidence, raw = row["claim"], row["evidence"], row["label"]
         except KeyError as e:
-            raise InputError(f"{where}: missing field {e.args[0]!r}") from None
+            raise RecordError(path, n, f"missing field {e.args[0]!r}") from None
         group = row.get("case_id") or n  # VitaminC's contrastive pairs share a case: keep them together
         out.append(
             Pair(
                 id=f"{name}:{group}:{n}",
                 claim=_detok(claim),
                 evidence=(_detok(evidence),),
-                labels=_labels(raw, where),
+                labels=_labels(raw, path, n),
                 source=where,
             )
         )
@@ -77,13 +78,17 @@ def line_aligned(name: str, claims: Path, evidence: Path, labels: Path) -> list[
     """Three files with one claim / evidence / label per line (FEVER-NLI, e-SNLI)."""
     rows = [p.read_text(encoding="utf-8").splitlines() for p in (claims, evidence, labels)]
     if len({len(r) for r in rows}) != 1:
-        raise InputError(f"{claims}, {evidence}, {labels}: line counts differ ({[len(r) for r in rows]})")
+        raise InputError(
+            labels,
+            None,
+            f"line counts of {claims.name}, {evidence.name}, {labels.name} differ ({[len(r) for r in rows]})",
+        )
     return [
         Pair(
             id=f"{name}:{n}",
             claim=_detok(c),
             evidence=(_detok(e),),
-            labels=_labels(lab, f"{labels}:{n}"),
+            labels=_labels(lab, labels, n),
             source=f"{claims}:{n}",
         )
         for n, (c, e, lab) in enumerate(zip(*rows, strict=True), 1)
@@ -111,7 +116,7 @@ def nli4ct(name: str, path: Path, trials_dir: Path) -> list[Pair]:
                 id=f"{name}:{sid}",
                 claim=row["Statement"].strip(),
                 evidence=tuple(evidence),
-                labels=_labels(row["Label"], where),
+                labels=_labels(row["Label"], path, None),
                 source=where,
             )
         )
@@ -126,7 +131,7 @@ def sick(name: str, path: Path) -> list[Pair]:
                 id=f"{name}:{row['pair_ID']}",
                 claim=row["sentence_B"],
                 evidence=(row["sentence_A"],),
-                labels=_labels(row["entailment_judgment"], f"{path}:{n}"),
+                labels=_labels(row["entailment_judgment"], path, n),
                 source=f"{path}:{n}",
             )
             for n, row in enumerate(reader, 2)
