@@ -50,14 +50,17 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("build/nli_heldout.json"))
     args = ap.parse_args()
     _, _, held = splits(args.data)
-    report = {"run": str(args.run), "fp32": heldout_scores(load_verifier(args.run / "best"), held)}
-    if args.ship:
+    report: dict = {"run": str(args.run), "step": json.loads((args.run / "run.json").read_text())["best"]["step"]
+                    if (args.run / "run.json").is_file() else "latest best"}
+    if not args.ship:
+        report["fp32"] = heldout_scores(load_verifier(args.run / "best"), held)
+    else:
         tmp = args.ship.with_name(args.ship.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         load_verifier(args.run / "best").save(tmp, half=True)
         shutil.rmtree(args.ship, ignore_errors=True)
         tmp.rename(args.ship)
-        report["fp16"] = heldout_scores(load_verifier(args.ship), held)
+        report["fp16"] = heldout_scores(load_verifier(args.ship), held)  # what users get
         report["size_bytes"] = sum(p.stat().st_size for p in args.ship.rglob("*") if p.is_file())
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 

@@ -1,0 +1,77 @@
+"""NLI backends: the shipped embedded model, any HF classifier mapped by its label names, a trained run;
+rows always in the order SUPPORTED, REFUTED, NOT_ENOUGH_INFO, and cached on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from claimforge.backends.nli import embedded_model_dir
+from claimforge.records import Pair
+from claimforge.registry import registry
+
+
+def _pair(claim: str, evidence: str) -> Pair:
+    return Pair(id=claim, claim=claim, evidence=(evidence,))
+
+
+def test_embedded_nli_is_shipped_small_and_reads_plain_cases() -> None:
+    directory = embedded_model_dir()
+    size = sum(p.stat().st_size for p in directory.rglob("*") if p.is_file())
+    assert size < 60 * 2**20  # fp16; all shipped models together stay under 100 MB
+    nli = registry.build("nli", {"name": "embedded", "use_cache": False})
+    pairs = [
+        _pair("Paris is the capital of France.", "Paris is the capital and largest city of France."),
+        _pair("Paris is the capital of Germany.", "Paris is the capital and largest city of France."),
+    ]
+    probs = nli.predict_proba(pairs)
+    assert probs.shape == (2, 3)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    assert probs[0, 0] > probs[0, 1] and probs[1, 1] > probs[1, 0]
+
+
+def _tiny_nli(tiny_bert: Path, out: Path, names: dict[int, str]) -> Path:
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    cfg = BertConfig.from_pretrained(
+        str(tiny_bert), num_labels=len(names), id2label=names, label2id={v: k for k, v in names.items()}
+    )
+    BertForSequenceClassification(cfg).save_pretrained(str(out), safe_serialization=True)
+    AutoTokenizer.from_pretrained(str(tiny_bert)).save_pretrained(str(out))
+    return out
+
+
+def test_hf_nli_columns_follow_the_models_label_names(tiny_bert: Path, tmp_path: Path) -> None:
+    model = _tiny_nli(tiny_bert, tmp_path / "m", {0: "CONTRADICTION", 1: "NEUTRAL", 2: "ENTAILMENT"})
+    nli = registry.build("nli", {"name": "hf", "model": str(model), "cache_dir": str(tmp_path / "c")})
+    pairs = [_pair("a cell", "the cell is a unit of life."), _pair("b", "c")]
+    probs = nli.predict_proba(pairs)
+    raw = nli.verifier.predict_proba(pairs)  # the model's own column order
+    np.testing.assert_allclose(probs, raw[:, [2, 0, 1]], atol=1e-6)
+    # cached: a second call never reaches the model
+    nli.verifier.predict_proba = None  # type: ignore[assignment]
+    np.testing.assert_allclose(nli.predict_proba(pairs), probs)
+
+
+def test_hf_nli_with_unknown_label_names_needs_a_label_map(tiny_bert: Path, tmp_path: Path) -> None:
+    model = _tiny_nli(tiny_bert, tmp_path / "m", {0: "LABEL_0", 1: "LABEL_1"})
+    with pytest.raises(ValueError, match="set label_map"):
+        registry.build("nli", {"name": "hf", "model": str(model), "use_cache": False})
+    nli = registry.build(
+        "nli",
+        {
+            "name": "hf",
+            "model": str(model),
+            "use_cache": False,
+            "label_map": {"LABEL_0": "SUPPORTED", "LABEL_1": "REFUTED"},
+        },
+    )
+    probs = nli.predict_proba([_pair("x", "y")])
+    assert probs[0, 2] == 0.0 and abs(probs[0, :2].sum() - 1.0) < 1e-5
+
+
+def test_an_untrained_hf_encoder_is_refused_as_an_nli_model(tiny_bert: Path) -> None:
+    with pytest.raises(ValueError):
+        registry.build("nli", {"name": "hf", "model": str(tiny_bert), "use_cache": False})
