@@ -63,3 +63,36 @@ def tiny_bert(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     BertModel(cfg).save_pretrained(str(out), safe_serialization=True)
     return out
+
+
+TOY_CUES = {"SUPPORTED": "yes indeed true", "REFUTED": "no never false", "NOT_ENOUGH_INFO": "unrelated weather report"}
+
+
+def _write_toy_dataset(folder: Path, n_items: int = 20) -> Path:
+    """examples.jsonl as ``claimforge build`` writes it: S/R/N examples per source item sharing one claim, the
+    label cue in the evidence (so only the evidence tells the labels apart)."""
+    import json
+
+    rows = [
+        {
+            "id": f"toy:{i}#{lab[0]}",
+            "claim": f"Topic {i} has a notable property.",
+            "evidence": f"Sentence {i} says {cue}. Cells are the units of life.",
+            "evidence_id": f"e{i}",
+            "label": lab,
+            "source_item_id": f"toy:{i}",
+            "method": "toy",
+            "provenance": {"method": "toy", "method_version": "0"},
+        }
+        for i in range(n_items)
+        for lab, cue in TOY_CUES.items()
+    ]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "examples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def write_toy_dataset():  # type: ignore[no-untyped-def]
+    """``write_toy_dataset(folder, n_items=20)``: a tiny generated dataset in ``claimforge build`` layout."""
+    return _write_toy_dataset

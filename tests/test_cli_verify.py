@@ -17,7 +17,6 @@ from claimforge.io.benchmarks import DATA_ENV
 
 runner = CliRunner()
 FIXTURES = Path(__file__).parent / "io" / "fixtures" / "benchmarks"
-CUES = {"SUPPORTED": "yes indeed true", "REFUTED": "no never false", "NOT_ENOUGH_INFO": "unrelated weather report"}
 MODEL_SETS = [
     "model.embedder.name=hashing",
     "model.embedder.dim=64",
@@ -36,32 +35,11 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def write_generated(folder: Path, n_items: int = 20) -> Path:
-    """examples.jsonl as ``claimforge build`` writes it: S/R/N examples per source item, label cue in the evidence."""
-    rows = [
-        {
-            "id": f"toy:{i}#{lab[0]}",
-            "claim": f"Topic {i} has a notable property.",
-            "evidence": f"Sentence {i} says {cue}. Cells are the units of life.",
-            "evidence_id": f"e{i}",
-            "label": lab,
-            "source_item_id": f"toy:{i}",
-            "method": "toy",
-            "provenance": {"method": "toy", "method_version": "0"},
-        }
-        for i in range(n_items)
-        for lab, cue in CUES.items()
-    ]
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "examples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return folder
-
-
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def trained(tmp_path_factory: pytest.TempPathFactory, write_toy_dataset) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """The tiny dataset and one `claimforge train` run on it (3-way)."""
     root = tmp_path_factory.mktemp("cli-verify")
-    gen = write_generated(root / "gen")
+    gen = write_toy_dataset(root / "gen")
     run = root / "run3"
     res = runner.invoke(app, ["train", "--data", str(gen), "--out", str(run), *sets(*MODEL_SETS, *TRAIN_SETS)])
     return {"root": root, "gen": gen, "run": run, "res": res}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -257,10 +258,6 @@ def evaluate(
     console.print(f"wrote {out}/test_metrics.json, predictions.jsonl, confusion.png")
 
 
-experiment_app = typer.Typer(no_args_is_help=True, help="The papers' experiments, one command each.")
-app.add_typer(experiment_app, name="experiment")
-
-
 def _yaml_mapping(path: Path) -> dict:
     import yaml
 
@@ -273,17 +270,30 @@ def _yaml_mapping(path: Path) -> dict:
     return data
 
 
-def _experiment(
-    kind: str,
-    generated: str,
-    targets: str | None,
-    model: str | None,
-    seeds: int | None,
-    out: Path,
-    config: Path | None,
-    sets: list[str],
+class ExperimentKind(str, Enum):
+    transfer = "transfer"
+    zeroshot = "zeroshot"
+
+
+@app.command()
+def experiment(
+    kind: Annotated[ExperimentKind, typer.Argument(help="transfer (Multi2Claim Table 3) or zeroshot (Wright et al.)")],
+    generated: Annotated[str, typer.Option(help="the generated dataset (a claimforge build folder)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="experiment folder (runs are reused on rerun)")],
+    targets: Annotated[str | None, typer.Option(help="comma-separated tasks [scifact,healthver,covidfact]")] = None,
+    model: Annotated[str | None, typer.Option("--model", "-m", help="verifier kind [cem]")] = None,
+    seeds: Annotated[int | None, typer.Option(help="number of seeds, 1..N [3]")] = None,
+    config: Annotated[Path | None, typer.Option(help="YAML with ExperimentConfig keys")] = None,
+    set_: Annotated[list[str], typer.Option("--set", help="KEY=V, e.g. train.epochs=20, splits.mode=official")] = [],  # noqa: B006
 ) -> None:
+    """The papers' experiments. transfer: target-only vs generated-then-target on each target, mean ± std over
+    seeds. zeroshot: trained on generated data only, tested on each target, ratio to the target-trained model.
+
+    Example: claimforge experiment transfer --generated out/gsci --targets scifact,healthver,covidfact --out exp/t
+    """
     from claimforge.evaluate import experiments as ex
+
+    kind_name = kind.value
 
     _setup_env(None, False)
     try:
@@ -296,47 +306,13 @@ def _experiment(
         if model is not None and (base.get("model") or {}).get("name") != model:
             base["model"] = {"name": model}
         base.setdefault("model", {"name": "cem"})  # --set model.* then refines it
-        cfg = ex.ExperimentConfig(**apply_overrides(base, sets))
-        doc = (ex.transfer if kind == "transfer" else ex.zeroshot)(cfg, out, log=_log)
+        cfg = ex.ExperimentConfig(**apply_overrides(base, set_))
+        doc = (ex.transfer if kind_name == "transfer" else ex.zeroshot)(cfg, out, log=_log)
     except (ValueError, OSError) as e:
         _fail(str(e))
         return
     typer.echo(doc["markdown"])
-    console.print(f"wrote {out}/{kind}.md and {out}/{kind}.json")
-
-
-@experiment_app.command("transfer")
-def experiment_transfer(
-    generated: Annotated[str, typer.Option(help="the generated dataset (a claimforge build folder)")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="experiment folder (runs are reused on rerun)")],
-    targets: Annotated[str | None, typer.Option(help="comma-separated tasks [scifact,healthver,covidfact]")] = None,
-    model: Annotated[str | None, typer.Option("--model", "-m", help="verifier kind [cem]")] = None,
-    seeds: Annotated[int | None, typer.Option(help="number of seeds, 1..N [3]")] = None,
-    config: Annotated[Path | None, typer.Option(help="YAML with ExperimentConfig keys")] = None,
-    set_: Annotated[list[str], typer.Option("--set", help="KEY=V, e.g. train.epochs=20, splits.mode=official")] = [],  # noqa: B006
-) -> None:
-    """Target-only vs generated-then-target on each target (Multi2Claim Table 3), mean ± std over seeds.
-
-    Example: claimforge experiment transfer --generated out/gsci --targets scifact,healthver,covidfact --out exp/t
-    """
-    _experiment("transfer", generated, targets, model, seeds, out, config, set_)
-
-
-@experiment_app.command("zeroshot")
-def experiment_zeroshot(
-    generated: Annotated[str, typer.Option(help="the generated dataset (a claimforge build folder)")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="experiment folder (runs are reused on rerun)")],
-    targets: Annotated[str | None, typer.Option(help="comma-separated tasks [scifact,healthver,covidfact]")] = None,
-    model: Annotated[str | None, typer.Option("--model", "-m", help="verifier kind [cem]")] = None,
-    seeds: Annotated[int | None, typer.Option(help="number of seeds, 1..N [3]")] = None,
-    config: Annotated[Path | None, typer.Option(help="YAML with ExperimentConfig keys")] = None,
-    set_: Annotated[list[str], typer.Option("--set", help="KEY=V, e.g. zeroshot_splits.mode=paper")] = [],  # noqa: B006
-) -> None:
-    """Train on generated data only, test on each target; ratio to the target-trained model (Wright et al.).
-
-    Example: claimforge experiment zeroshot --generated out/gsci --targets scifact --out exp/zs
-    """
-    _experiment("zeroshot", generated, targets, model, seeds, out, config, set_)
+    console.print(f"wrote {out}/{kind_name}.md and {out}/{kind_name}.json")
 
 
 audit_app = typer.Typer(no_args_is_help=True, help="Dataset audits.")

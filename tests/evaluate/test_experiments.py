@@ -37,7 +37,6 @@ S, R, N = Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO
 MODEL = {"name": "cem", "embedder": {"name": "hashing", "dim": 64}, "hidden": 32, "heads": 4}
 TRAIN = {"epochs": 3, "batch_size": 8}
 SEEDS = [1, 2]
-CUES = {"SUPPORTED": "yes indeed true", "REFUTED": "no never false", "NOT_ENOUGH_INFO": "unrelated weather report"}
 COVIDFACT = {
     "name": "covidfact",
     "train": str(FIXTURES / "covidfact" / "rte_train.tsv"),
@@ -48,29 +47,6 @@ SCIFACT = {
     **{s: str(FIXTURES / "scifact" / f"claims_{s}.jsonl") for s in ("train", "dev", "test")},
     "corpus": str(FIXTURES / "scifact" / "corpus.jsonl"),
 }
-
-
-def write_generated(folder: Path, n_items: int = 20) -> Path:
-    """examples.jsonl in the layout ``claimforge build`` writes: three examples (S/R/N) per source item, all
-    three with the same claim; the label is written in the evidence (separable from the evidence only)."""
-    rows = []
-    for i in range(n_items):
-        for lab, cue in CUES.items():
-            rows.append(
-                {
-                    "id": f"toy:{i}#{lab[0]}",
-                    "claim": f"Topic {i} has a notable property.",
-                    "evidence": f"Sentence {i} says {cue}. Cells are the units of life.",
-                    "evidence_id": f"e{i}",
-                    "label": lab,
-                    "source_item_id": f"toy:{i}",
-                    "method": "toy",
-                    "provenance": {"method": "toy", "method_version": "0"},
-                }
-            )
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "examples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    return folder
 
 
 def config(generated: Path, **over: Any) -> ExperimentConfig:
@@ -149,8 +125,8 @@ def test_task_splits_paper_and_official_on_the_scifact_fixture(monkeypatch: pyte
         task_splits(load_task("climate-fever"), Splits(mode="official"))
 
 
-def test_data_spec(tmp_path: Path) -> None:
-    folder = write_generated(tmp_path / "gen", n_items=2)
+def test_data_spec(tmp_path: Path, write_toy_dataset) -> None:  # type: ignore[no-untyped-def]
+    folder = write_toy_dataset(tmp_path / "gen", n_items=2)
     assert data_spec(str(folder)) == {"name": "claimforge", "path": str(folder)}
     assert data_spec(str(folder / "examples.jsonl")) == {"name": "claimforge", "path": str(folder / "examples.jsonl")}
     assert len(load_task(data_spec(str(folder))).load("all")) == 6
@@ -166,9 +142,9 @@ def test_data_spec(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def experiment(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def experiment(tmp_path_factory: pytest.TempPathFactory, write_toy_dataset) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     root = tmp_path_factory.mktemp("experiment")
-    gen = write_generated(root / "gen")
+    gen = write_toy_dataset(root / "gen")
     cfg = config(gen)
     out = root / "exp"
     t0 = time.perf_counter()
@@ -346,8 +322,10 @@ def test_summarise_interval_brackets_the_mean() -> None:
 # Claim-only audit
 
 
-def test_claim_only_audit_removes_the_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    gen = write_generated(tmp_path / "gen")
+def test_claim_only_audit_removes_the_evidence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write_toy_dataset
+) -> None:  # type: ignore[no-untyped-def]
+    gen = write_toy_dataset(tmp_path / "gen")
     seen: dict[str, list[Pair]] = {}
     real_train, real_eval = ex.train_run, ex.evaluate_verifier
 
