@@ -181,7 +181,7 @@ def infer_child(
 def _scores(probs: Any, pairs: list[Any], slices: list[str], binary: set[str]) -> dict[str, float]:
     """Macro-F1 per held-out slice (binary slices in the 2-way space, as export.py scores them) and their mean."""
     from claimforge.evaluate.metrics import classification_metrics
-    from claimforge.verify.base import label_space, project_labels, two_way
+    from claimforge.verify.base import gold_label, label_space, two_way
 
     out: dict[str, float] = {}
     for name in sorted(set(slices)):
@@ -190,8 +190,8 @@ def _scores(probs: Any, pairs: list[Any], slices: list[str], binary: set[str]) -
         if name in binary:
             p = two_way(p)
         labels = label_space(p.shape[1])
-        gold = [project_labels(pairs[i].labels, labels)[0] for i in rows]
         pred = [labels[j] for j in p.argmax(axis=1)]
+        gold = [gold_label(pairs[i].labels, labels, y) for i, y in zip(rows, pred, strict=True)]
         out[name] = classification_metrics(gold, pred, labels)["macro_f1"]
     out["mean"] = statistics.fmean(out.values())
     return out

@@ -200,8 +200,8 @@ def train(
             data_info={"task": task_spec, "split": split},
             log=_log,
         )
-    except (ValueError, OSError) as e:
-        _fail(str(e))
+    except (ValueError, OSError, RuntimeError) as e:
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return
     best = card.get("best", {})
     console.print(
@@ -229,7 +229,7 @@ def evaluate(
     """
     import json
 
-    from claimforge.evaluate.experiments import Splits, data_spec, evaluate_verifier, task_splits
+    from claimforge.evaluate.experiments import data_spec, evaluate_verifier, evaluation_pairs
     from claimforge.io.benchmarks import load_task
     from claimforge.verify.base import load_verifier
 
@@ -241,7 +241,7 @@ def evaluate(
         if rest:
             raise RecipeError(f"--set keys must start with model. or data.: {rest}")
         task = load_task({**data_spec(data), **data_over})
-        pairs = task.load(split) if split in task.splits() else task_splits(task, Splits())[split]
+        pairs = evaluation_pairs(task, split)
         if run is not None:
             verifier = load_verifier(run / "best" if (run / "best").is_dir() else run)
         else:
@@ -249,10 +249,10 @@ def evaluate(
         if len(verifier.labels) == 3 and task.num_labels == 2:
             from claimforge.verify.base import TwoWay
 
-            verifier = TwoWay(verifier)  # a 2-way model on 3-way data needs nothing: gold NEI reads as REFUTED
+            verifier = TwoWay(verifier)  # (a 2-way model on 3-way data needs no wrapper: gold NEI reads as REFUTED)
         metrics = evaluate_verifier(verifier, pairs, out, title=f"{task.name} {split}", bootstrap=bootstrap)
-    except (ValueError, OSError, KeyError) as e:
-        _fail(str(e))
+    except (ValueError, OSError, RuntimeError) as e:
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return
     typer.echo(json.dumps({k: metrics.get(k) for k in ("n", "accuracy", "macro_f1", "weighted_f1", "ci95")}, indent=2))
     console.print(f"wrote {out}/test_metrics.json, predictions.jsonl, confusion.png")
@@ -308,8 +308,8 @@ def experiment(
         base.setdefault("model", {"name": "cem"})  # --set model.* then refines it
         cfg = ex.ExperimentConfig(**apply_overrides(base, set_))
         doc = (ex.transfer if kind_name == "transfer" else ex.zeroshot)(cfg, out, log=_log)
-    except (ValueError, OSError) as e:
-        _fail(str(e))
+    except (ValueError, OSError, RuntimeError) as e:
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return
     typer.echo(doc["markdown"])
     console.print(f"wrote {out}/{kind_name}.md and {out}/{kind_name}.json")
@@ -341,8 +341,8 @@ def audit_claim_only(
         doc = claim_only_audit(
             {**data_spec(data), **data_over}, model_spec, out, list(range(1, seeds + 1)), train_over, log=_log
         )
-    except (ValueError, OSError) as e:
-        _fail(str(e))
+    except (ValueError, OSError, RuntimeError) as e:
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return
     c, m = doc["claim_only"], doc["majority"]
     typer.echo(

@@ -170,3 +170,36 @@ def test_onnx_runtime_cross_encoder_matches_torch(tiny_bert: Path, tmp_path: Pat
         np.testing.assert_allclose(got, expected, atol=1e-4)
     with pytest.raises(ValueError):
         onnx_v.save(tmp_path / "again")
+
+
+def test_a_prediction_among_several_allowed_gold_labels_scores_as_right() -> None:
+    from claimforge.verify.base import gold_label
+
+    either = (R, N)  # a binary "not entailment"
+    assert gold_label(either, (S, R, N), N) == N
+    assert gold_label(either, (S, R, N), S) == R
+    assert gold_label(either, (S, R)) == R
+    assert gold_label((N,), (S, R), R) == R
+
+
+def test_an_interrupted_other_run_never_leaves_a_stale_finished_card(tiny_bert: Path, tmp_path: Path) -> None:
+    spec = specs(tiny_bert)["cem"]
+    pairs = toy_pairs()
+    run = tmp_path / "run"
+    cfg_a = TrainConfig(epochs=2, batch_size=8, lr=1e-2, seed=5, patience=99)
+    train(registry.build("verifier", spec), pairs, pairs[:12], cfg_a, run)
+
+    class Stop(Exception):
+        pass
+
+    def stop(stage: str, done: int, total: int) -> None:
+        if done == 2:
+            raise Stop
+
+    cfg_b = TrainConfig(epochs=2, batch_size=8, lr=1e-2, seed=6, patience=99)
+    with pytest.raises(Stop):
+        train(registry.build("verifier", spec), pairs, pairs[:12], cfg_b, run, progress=stop)
+    assert not (run / "run.json").exists() and not (run / "best").exists()
+    logs: list[str] = []
+    train(registry.build("verifier", spec), pairs, pairs[:12], cfg_a, run, log=logs.append)
+    assert not any("finished run" in m for m in logs)

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from claimforge.cache import CachedComponentConfig, fingerprint
+from claimforge.cache import CachedComponentConfig, files_digest, fingerprint
 from claimforge.records import Label, Pair
 from claimforge.registry import registry
 from claimforge.verify.base import LABELS_3
@@ -123,14 +123,16 @@ def _run_nli(config: NLIConfig, path: Path, model_id: str) -> _VerifierNLI:
 def build_embedded_nli(config: NLIConfig) -> _VerifierNLI:
     """The project's MiniLM NLI cross-encoder (shipped, fp16; docs/models/nli.md)."""
     path = embedded_model_dir()
-    return _run_nli(config, path, f"{EMBEDDED_NLI}" + ("+int8" if config.quantize else ""))
+    return _run_nli(config, path, f"{EMBEDDED_NLI}@{_weights_digest(path)}" + ("+int8" if config.quantize else ""))
 
 
 @registry.register("nli", "run", RunNLIConfig)
 def build_run_nli(config: RunNLIConfig) -> _VerifierNLI:
     """A cross-encoder trained with ``claimforge train`` used as the NLI model."""
-    tag = fingerprint(sorted(str(p.stat().st_mtime) for p in Path(config.path).rglob("*.safetensors")))[:8]
-    return _run_nli(config, Path(config.path), f"run:{Path(config.path).resolve()}@{tag}")
+    path = Path(config.path)
+    return _run_nli(
+        config, path, f"run:{path.resolve()}@{_weights_digest(path)}" + ("+int8" if config.quantize else "")
+    )
 
 
 @registry.register("nli", "hf", HFNLIConfig)
@@ -158,12 +160,20 @@ def build_hf_nli(config: HFNLIConfig) -> _VerifierNLI:
             max_length=config.max_length,
             batch_size=config.batch_size,
             threads=config.threads,
+            evidence_first=True,  # NLI models read premise (evidence) then hypothesis (claim)
         )
     )
     verifier.load_pretrained(strict=True)
     if config.quantize:
         verifier.quantize()
-    return _VerifierNLI(config, verifier, columns, f"hf:{config.model}" + ("+int8" if config.quantize else ""))
+    model_id = f"hf:{config.model}@{_weights_digest(Path(config.model))}|{config.max_length}|{columns}"
+    return _VerifierNLI(config, verifier, columns, model_id + ("+int8" if config.quantize else ""))
+
+
+def _weights_digest(path: Path) -> str:
+    """The identity of a local model's weights (cache keys must change when the weights do); a hub name as is."""
+    files = sorted(path.rglob("*.safetensors")) if path.is_dir() else []
+    return files_digest(files)[:16] if files else str(path)
 
 
 def _hf_labels(model: str) -> dict[int, str]:

@@ -28,7 +28,7 @@ from claimforge.io.benchmarks import Task, in_dev, load_task
 from claimforge.io.dataset import atomic_open
 from claimforge.records import Label, Pair
 from claimforge.registry import ComponentConfig, registry
-from claimforge.verify.base import TorchVerifier, TwoWay, Verifier, project_labels
+from claimforge.verify.base import TorchVerifier, TwoWay, Verifier, gold_label, project_labels
 from claimforge.verify.trainer import BEST_DIR, train, train_config
 
 Log = Callable[[str], None]
@@ -90,6 +90,21 @@ def task_splits(task: Task, splits: Splits) -> dict[str, list[Pair]]:
     if not train_set or not test:
         raise ValueError(f"task {task.name!r}: empty train or test set after splitting ({len(train_set)}/{len(test)})")
     return {"train": train_set, "dev": dev, "test": test}
+
+
+def evaluation_pairs(task: Task, split: str) -> list[Pair]:
+    """The pairs ``claimforge evaluate --split`` means: the task's own split when it has one; for a generated
+    dataset "test" is its dev split (by source item, what ``train`` held out); otherwise the paper split."""
+    if split in task.splits():
+        return task.load(split)
+    if task.name == "claimforge" and split == "test":
+        return generated_splits(task)["dev"]
+    if split not in ("train", "dev", "test"):
+        raise ValueError(
+            f"task {task.name!r} has no split {split!r} (splits: {', '.join(task.splits())}, "
+            "or train/dev/test of the paper split)"
+        )
+    return task_splits(task, Splits())[split]
 
 
 def generated_splits(task: Task) -> dict[str, list[Pair]]:
@@ -154,7 +169,7 @@ def score(verifier: Verifier, pairs: Sequence[Pair], progress: Any = None) -> tu
     """(gold, predicted, probabilities), gold projected into the verifier's label space."""
     probs = verifier.predict_proba(pairs, progress=progress)
     pred = [verifier.labels[i] for i in probs.argmax(axis=1)]
-    gold = [project_labels(p.labels, verifier.labels)[0] for p in pairs]
+    gold = [gold_label(p.labels, verifier.labels, y) for p, y in zip(pairs, pred, strict=True)]
     return gold, pred, probs
 
 
@@ -304,6 +319,9 @@ class Experiment:
         return {"metrics": metrics, "gold": gold, "pred": pred, "labels": list(verifier.labels)}
 
     def compare(self, conditions: Sequence[str], splits_cfg: Splits) -> dict[str, Any]:
+        names = [_target_name(t) for t in self.config.targets]
+        if len(set(names)) != len(names):
+            raise ValueError(f"targets share a name ({names}); give each spec a distinct 'label'")
         results: dict[str, Any] = {}
         for target in self.config.targets:
             task = load_task(_target_spec(target))
@@ -326,8 +344,8 @@ def _read_predictions(path: Path, labels: Sequence[Label]) -> tuple[list[Label],
     gold, pred = [], []
     for line in path.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
-        gold.append(project_labels([Label(g) for g in row["gold"]], labels)[0])
         pred.append(Label(row["pred"]))
+        gold.append(gold_label([Label(g) for g in row["gold"]], labels, pred[-1]))
     return gold, pred
 
 

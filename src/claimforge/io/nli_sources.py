@@ -37,9 +37,10 @@ def _labels(raw: str, path: Path, line: int | None) -> tuple[Label, ...]:
 
 def _detok(text: str) -> str:
     """Undo the PTB-style spacing of FEVER / e-SNLI text ("word ." → "word.")."""
+    text = text.replace("-LRB-", "(").replace("-RRB-", ")")
     for a, b in ((" .", "."), (" ,", ","), (" 's", "'s"), (" n't", "n't"), ("( ", "("), (" )", ")"), (" ;", ";")):
         text = text.replace(a, b)
-    return text.replace("-LRB-", "(").replace("-RRB-", ")").strip()
+    return text.strip()
 
 
 def _jsonl(path: Path) -> Iterator[tuple[int, dict]]:
@@ -97,45 +98,67 @@ def line_aligned(name: str, claims: Path, evidence: Path, labels: Path) -> list[
 
 def nli4ct(name: str, path: Path, trials_dir: Path) -> list[Pair]:
     """NLI4CT statements against the evidence lines of the trial report section(s) they cite."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise RecordError(path, e.lineno, f"not valid JSON ({e.msg})") from None
     out = []
     for sid, row in data.items():
-        where = f"{path}:{sid}"
-        evidence: list[str] = []
-        for role in ("Primary", "Secondary"):
-            trial = row.get(f"{role}_id")
-            if not trial:
-                continue
-            report = json.loads((trials_dir / f"{trial}.json").read_text(encoding="utf-8"))
-            lines = report.get(row["Section_id"], [])
-            picked = [lines[i].strip() for i in row.get(f"{role}_evidence_index", range(len(lines))) if i < len(lines)]
-            prefix = f"{role} trial: " if row.get("Type") == "Comparison" else ""
-            evidence.extend(prefix + line for line in picked if line)
+        try:
+            evidence = _nli4ct_evidence(row, trials_dir)
+            claim, raw = row["Statement"].strip(), row["Label"]
+        except (KeyError, OSError, ValueError, IndexError, AttributeError) as e:
+            raise RecordError(path, None, f"statement {sid}: {type(e).__name__}: {e}") from None
         out.append(
             Pair(
                 id=f"{name}:{sid}",
-                claim=row["Statement"].strip(),
+                claim=claim,
                 evidence=tuple(evidence),
-                labels=_labels(row["Label"], path, None),
-                source=where,
+                labels=_labels(raw, path, None),
+                source=f"{path}:{sid}",
             )
         )
     return out
 
 
+def _nli4ct_evidence(row: dict, trials_dir: Path) -> list[str]:
+    evidence: list[str] = []
+    for role in ("Primary", "Secondary"):
+        trial = row.get(f"{role}_id")
+        if not trial:
+            continue
+        report = json.loads((trials_dir / f"{trial}.json").read_text(encoding="utf-8"))
+        lines = report[row["Section_id"]]
+        # an index past the section's end is an error (IndexError), not a silently shorter evidence
+        picked = [lines[i].strip() for i in row.get(f"{role}_evidence_index", range(len(lines)))]
+        prefix = f"{role} trial: " if row.get("Type") == "Comparison" else ""
+        evidence.extend(prefix + line for line in picked if line)
+    return evidence
+
+
 def sick(name: str, path: Path) -> list[Pair]:
+    out = []
     with open(path, encoding="utf-8", newline="") as f:
-        reader = csv.DictReader(f, delimiter="\t")
-        return [
-            Pair(
-                id=f"{name}:{row['pair_ID']}",
-                claim=row["sentence_B"],
-                evidence=(row["sentence_A"],),
-                labels=_labels(row["entailment_judgment"], path, n),
-                source=f"{path}:{n}",
+        for n, row in enumerate(csv.DictReader(f, delimiter="\t"), 2):
+            try:
+                pair_id, claim, evidence, raw = (
+                    row["pair_ID"],
+                    row["sentence_B"],
+                    row["sentence_A"],
+                    row["entailment_judgment"],
+                )
+            except KeyError as e:
+                raise RecordError(path, n, f"missing column {e.args[0]!r}") from None
+            out.append(
+                Pair(
+                    id=f"{name}:{pair_id}",
+                    claim=claim,
+                    evidence=(evidence,),
+                    labels=_labels(raw or "", path, n),
+                    source=f"{path}:{n}",
+                )
             )
-            for n, row in enumerate(reader, 2)
-        ]
+    return out
 
 
 def nli_sources(root: Path) -> dict[str, Callable[[], list[Pair]]]:

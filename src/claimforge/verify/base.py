@@ -36,6 +36,13 @@ def project_labels(labels: Sequence[Label], space: Sequence[Label]) -> tuple[Lab
     return tuple(out)
 
 
+def gold_label(labels: Sequence[Label], space: Sequence[Label], pred: Label | None = None) -> Label:
+    """The gold label to score a prediction against: when the source allows several ("not entailment" =
+    REFUTED or NOT_ENOUGH_INFO), a prediction among them is right, so it is the gold; otherwise the first."""
+    allowed = project_labels(labels, space)
+    return pred if pred in allowed else allowed[0]
+
+
 def target_mask(pairs: Sequence[Pair], space: Sequence[Label]) -> np.ndarray:
     """A (n, k) 0/1 matrix of the labels each pair allows; training maximises their summed probability."""
     index = {lab: i for i, lab in enumerate(space)}

@@ -25,6 +25,7 @@ class CrossEncoderConfig(VerifierConfig):
     model: str = "all-MiniLM-L6-v2"  # HF name or local path; the default is the bundled MiniLM
     max_length: int = 256
     embedder: dict[str, Any] | str = {"name": "sentence-transformers"}  # ranks sentences of long evidence
+    evidence_first: bool = False  # "evidence [SEP] claim": the premise-first order of MNLI-style NLI models
     freeze_embeddings: bool = False  # cheaper training on CPU: the word-embedding matrix stays fixed
     freeze_layers: int = 0  # also freeze the lowest N transformer layers
     threads: int | None = None
@@ -191,10 +192,12 @@ class CrossEncoderVerifier(TorchVerifier):
         return len(pair.claim) + len(self.evidence_text(pair))
 
     def collate(self, pairs: Sequence[Pair]) -> dict[str, Any]:
+        claims, evidence = [p.claim for p in pairs], [self.evidence_text(p) for p in pairs]
+        first, second = (evidence, claims) if self.config.evidence_first else (claims, evidence)
         return dict(
             self.tokenizer(
-                [p.claim for p in pairs],
-                [self.evidence_text(p) for p in pairs],
+                first,
+                second,
                 truncation="longest_first",
                 max_length=self.config.max_length,
                 padding=True,

@@ -57,6 +57,9 @@ def _features(torch: Any, e: Any, c: Any) -> Any:
 def _build_cem(dim: int, cfg: CEMConfig) -> Any:
     import torch
 
+    if dim % cfg.heads:
+        raise ValueError(f"embedding size {dim} is not divisible by heads={cfg.heads}")
+
     class CEM(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()

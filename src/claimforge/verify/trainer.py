@@ -22,7 +22,7 @@ from claimforge.cache import fingerprint
 from claimforge.io.dataset import atomic_open
 from claimforge.records import Pair
 from claimforge.registry import ComponentConfig
-from claimforge.verify.base import TorchVerifier, project_labels, target_mask
+from claimforge.verify.base import TorchVerifier, gold_label, target_mask
 
 BEST_DIR = "best"
 CHECKPOINT_DIR = "checkpoint"
@@ -132,7 +132,7 @@ def dev_scores(verifier: TorchVerifier, dev: Sequence[Pair]) -> dict[str, float]
 
     probs = verifier.predict_proba(dev)
     pred = [verifier.labels[i] for i in probs.argmax(axis=1)]
-    gold = [project_labels(p.labels, verifier.labels)[0] for p in dev]
+    gold = [gold_label(p.labels, verifier.labels, y) for p, y in zip(dev, pred, strict=True)]
     m = classification_metrics(gold, pred, labels=verifier.labels)
     allowed = (probs * target_mask(dev, verifier.labels)).sum(axis=1)
     loss = float(-np.log(np.clip(allowed, 1e-12, None)).mean())
@@ -177,15 +177,27 @@ def train(
     # The run's identity: model, parameters, data and the weights it started from (``init_id``), so a
     # changed starting point is retrained rather than reused.
     run_id = fingerprint(
-        spec, config.model_dump(mode="json"), [(p.id, p.claim, p.evidence, p.labels) for p in train_set], init_id
+        spec,
+        config.model_dump(mode="json"),
+        [(p.id, p.claim, p.evidence, p.labels) for p in train_set],
+        [p.id for p in dev_set],  # dev picks the checkpoint that is kept
+        init_id,
     )[:16]
     card_path = out / RUN_FILE
     if card_path.is_file():
-        card = json.loads(card_path.read_text(encoding="utf-8"))
+        try:
+            card = json.loads(card_path.read_text(encoding="utf-8"))
+        except ValueError as e:
+            raise ValueError(f"{card_path}: not a readable run card ({e})") from None
         if card.get("run_id") == run_id and card.get("status") == "finished":
             say(f"{out}: finished run with the same data and parameters; loading it")
             verifier.load_weights(out / BEST_DIR)
             return card
+    # Another run's card or best model must not outlive this run's first checkpoint: an interrupted
+    # run would otherwise leave the old card describing new weights.
+    card_path.unlink(missing_ok=True)
+    if _saved_run_id(out / CHECKPOINT_DIR) != run_id:
+        shutil.rmtree(out / BEST_DIR, ignore_errors=True)
 
     say(f"preparing {len(train_set)} train / {len(dev_set)} dev pairs")
     verifier.prepare(list(train_set) + list(dev_set))
