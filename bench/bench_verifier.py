@@ -38,6 +38,7 @@ import os
 import platform
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -356,6 +357,7 @@ def train_child(variant: str, work: Path, args: argparse.Namespace) -> dict[str,
         cfg = TrainConfig(**{**verifier.default_train, "batch_size": args.batch_size, "epochs": 1.0})
         cfg = cfg.model_copy(update={"max_train_pairs": n, "eval_every": args.steps + 1, "threads": args.threads})
         t = time.perf_counter()
+        shutil.rmtree(work / f"run_{variant}", ignore_errors=True)  # a finished run would be reused, not timed
         train(verifier, pairs[:n], [], cfg, work / f"run_{variant}", progress=clock)
         return {
             "pairs_per_s": clock.rate(args.batch_size, args.warmup_steps),
@@ -378,6 +380,7 @@ def train_child(variant: str, work: Path, args: argparse.Namespace) -> dict[str,
     cfg = TrainConfig(**{**verifier.default_train, "epochs": float(args.cem_epochs)})
     steps = args.cem_epochs * -(-len(subset) // cfg.batch_size)
     cfg = cfg.model_copy(update={"eval_every": steps + 1, "threads": args.threads})
+    shutil.rmtree(work / "run_cem", ignore_errors=True)
     train(verifier, subset, [], cfg, work / "run_cem", progress=clock)
     return {
         "embed_pairs_per_s": len(subset) / embed_s,

@@ -75,3 +75,16 @@ def test_hf_nli_with_unknown_label_names_needs_a_label_map(tiny_bert: Path, tmp_
 def test_an_untrained_hf_encoder_is_refused_as_an_nli_model(tiny_bert: Path) -> None:
     with pytest.raises(ValueError):
         registry.build("nli", {"name": "hf", "model": str(tiny_bert), "use_cache": False})
+
+
+@pytest.mark.parametrize("runtime", ["torch-int8", "onnx", "onnx-int8"])
+def test_faster_runtimes_of_a_run_agree_with_torch(tiny_bert: Path, tmp_path: Path, runtime: str) -> None:
+    from claimforge.verify.cross_encoder import CrossEncoderConfig, CrossEncoderVerifier
+
+    run = tmp_path / "run"
+    CrossEncoderVerifier(CrossEncoderConfig(model=str(tiny_bert), embedder={"name": "hashing"})).save(run)
+    pairs = [_pair(f"claim {i} about cells", f"the cell is a unit of life {i}.") for i in range(6)]
+    ref = registry.build("nli", {"name": "run", "path": str(run), "use_cache": False}).predict_proba(pairs)
+    fast = registry.build("nli", {"name": "run", "path": str(run), "runtime": runtime, "use_cache": False})
+    assert runtime in fast.model_id
+    np.testing.assert_allclose(fast.predict_proba(pairs), ref, atol=1e-4 if runtime == "onnx" else 0.1)
