@@ -50,8 +50,12 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("build/nli_heldout.json"))
     args = ap.parse_args()
     _, _, held = splits(args.data)
-    report: dict = {"run": str(args.run), "step": json.loads((args.run / "run.json").read_text())["best"]["step"]
-                    if (args.run / "run.json").is_file() else "latest best"}
+    report: dict = {
+        "run": str(args.run),
+        "step": json.loads((args.run / "run.json").read_text())["best"]["step"]
+        if (args.run / "run.json").is_file()
+        else "latest best",
+    }
     if not args.ship:
         report["fp32"] = heldout_scores(load_verifier(args.run / "best"), held)
     else:
