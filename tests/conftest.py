@@ -96,3 +96,23 @@ def _write_toy_dataset(folder: Path, n_items: int = 20) -> Path:
 def write_toy_dataset():  # type: ignore[no-untyped-def]
     """``write_toy_dataset(folder, n_items=20)``: a tiny generated dataset in ``claimforge build`` layout."""
     return _write_toy_dataset
+
+
+@pytest.fixture
+def serve(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """``serve(fake_server, key_env, secret)``: start a local fake OpenAI-compatible server for one test, with
+    proxies unset (they would intercept 127.0.0.1) and the API key in the environment; stopped afterwards."""
+    started = []
+
+    def start(server, key_env: str, secret: str):  # type: ignore[no-untyped-def]
+        for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+            monkeypatch.delenv(var, raising=False)
+        monkeypatch.setenv(key_env, secret)
+        server.thread.start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.httpd.shutdown()
+        server.httpd.server_close()

@@ -7,7 +7,7 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -120,15 +120,8 @@ class FakeServer:
 
 
 @pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServer]:
-    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv(KEY_ENV, SECRET)
-    srv = FakeServer()
-    srv.thread.start()
-    yield srv
-    srv.httpd.shutdown()
-    srv.httpd.server_close()
+def server(serve) -> FakeServer:  # type: ignore[no-untyped-def]
+    return serve(FakeServer(), KEY_ENV, SECRET)
 
 
 def _config(server: FakeServer, tmp_path: Path, **kw: Any) -> dict[str, Any]:

@@ -38,7 +38,7 @@ def test_claim_evidence_jsonl_maps_labels_and_keeps_vitaminc_cases_together(tmp_
     with pytest.raises(InputError, match=r"v\.jsonl:2: unknown label 'MAYBE'"):
         claim_evidence_jsonl("vit", f)
     f.write_text("{not json\n", encoding="utf-8")
-    with pytest.raises(InputError, match=r"v\.jsonl:1: not valid JSON"):
+    with pytest.raises(InputError, match=r"v\.jsonl:1: invalid JSON"):
         claim_evidence_jsonl("vit", f)
 
 

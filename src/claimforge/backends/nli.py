@@ -17,25 +17,12 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from claimforge.cache import CachedComponentConfig, files_digest, fingerprint
-from claimforge.records import Label, Pair
+from claimforge.io.benchmarks import label_key, parse_label_map
+from claimforge.records import Pair
 from claimforge.registry import registry
 from claimforge.verify.base import LABELS_3
 
 EMBEDDED_NLI = "nli-minilm"
-# Label names of common NLI heads, lower-cased → our labels.
-NLI_NAMES: dict[str, Label] = {
-    "entailment": Label.SUPPORTED,
-    "entails": Label.SUPPORTED,
-    "supported": Label.SUPPORTED,
-    "supports": Label.SUPPORTED,
-    "contradiction": Label.REFUTED,
-    "contradicts": Label.REFUTED,
-    "refuted": Label.REFUTED,
-    "refutes": Label.REFUTED,
-    "neutral": Label.NOT_ENOUGH_INFO,
-    "not_enough_info": Label.NOT_ENOUGH_INFO,
-    "not enough info": Label.NOT_ENOUGH_INFO,
-}
 
 
 class NLIModel(Protocol):
@@ -144,16 +131,16 @@ def build_hf_nli(config: HFNLIConfig) -> _VerifierNLI:
     from claimforge.verify.cross_encoder import CrossEncoderConfig, CrossEncoderVerifier
 
     id2label = _hf_labels(config.model)
-    mapping = {k.lower(): v for k, v in (config.label_map or {}).items()}
+    names = parse_label_map(config.label_map or {}, num_labels=3)  # the project's label spellings + overrides
     columns: list[int | None] = [None, None, None]
     for i, name in sorted(id2label.items()):
-        target = mapping.get(name.lower()) or NLI_NAMES.get(name.lower())
-        if target is None:
+        target = names.get(label_key(name), ())
+        if len(target) != 1:
             raise ValueError(
                 f"{config.model}: cannot map its label {name!r} to SUPPORTED/REFUTED/NOT_ENOUGH_INFO; "
                 'set label_map, e.g. {"LABEL_0": "REFUTED", ...}'
             )
-        columns[LABELS_3.index(Label(target))] = i
+        columns[LABELS_3.index(target[0])] = i
     if columns[0] is None:
         raise ValueError(f"{config.model}: no label maps to entailment/SUPPORTED ({id2label})")
     verifier = CrossEncoderVerifier(

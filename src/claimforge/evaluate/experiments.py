@@ -383,6 +383,11 @@ def _fmt(stat: dict[str, Any]) -> str:
     return f"{stat['mean']:.3f} ± {stat['std']:.3f}"
 
 
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = [header, ["---"] * len(header), *rows]
+    return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
+
+
 def transfer(config: ExperimentConfig, out: Path, log: Log = _quiet) -> dict[str, Any]:
     """Multi2Claim Table 3: each target trained alone vs after training on the generated data."""
     t = time.perf_counter()
@@ -391,22 +396,20 @@ def transfer(config: ExperimentConfig, out: Path, log: Log = _quiet) -> dict[str
     rows = []
     for name, r in results.items():
         base, tr = r["conditions"]["target"], r["conditions"]["generated+target"]
-        for m in METRICS:
-            r.setdefault("delta", {})[m] = tr[m]["mean"] - base[m]["mean"]
+        r["delta"] = {m: tr[m]["mean"] - base[m]["mean"] for m in METRICS}
+        sizes = f"{r['sizes']['train']}/{r['sizes']['dev']}/{r['sizes']['test']}"
         rows.append(
-            f"| {name} | {r['sizes']['train']}/{r['sizes']['dev']}/{r['sizes']['test']} | "
-            f"{_fmt(base['weighted_f1'])} | {_fmt(tr['weighted_f1'])} | {100 * r['delta']['weighted_f1']:+.1f} | "
-            f"{_fmt(base['macro_f1'])} | {_fmt(tr['macro_f1'])} | {100 * r['delta']['macro_f1']:+.1f} |"
+            [name, sizes]
+            + [
+                cell
+                for m in ("weighted_f1", "macro_f1")
+                for cell in (_fmt(base[m]), _fmt(tr[m]), f"{100 * r['delta'][m]:+.1f}")
+            ]
         )
-    table = "\n".join(
-        [
-            "| target | train/dev/test pairs | target only wF1 | generated → target wF1 | Δ wF1 (pts) "
-            "| target only mF1 | generated → target mF1 | Δ mF1 (pts) |",
-            "|---|---|---|---|---|---|---|---|",
-            *rows,
-        ]
-    )
-    return _finish("transfer", config, out, results, table, exp, t)
+    header = ["target", "train/dev/test pairs"] + [
+        f"{c} {m}" for m in ("wF1", "mF1") for c in ("target only", "generated → target", "Δ pts")
+    ]
+    return _finish("transfer", config, out, results, _markdown_table(header, rows), exp, t)
 
 
 def zeroshot(config: ExperimentConfig, out: Path, log: Log = _quiet) -> dict[str, Any]:
@@ -419,19 +422,13 @@ def zeroshot(config: ExperimentConfig, out: Path, log: Log = _quiet) -> dict[str
         zs, tg = r["conditions"]["generated"], r["conditions"]["target"]
         r["ratio"] = {m: zs[m]["mean"] / tg[m]["mean"] if tg[m]["mean"] else float("nan") for m in METRICS}
         rows.append(
-            f"| {name} | {r['sizes']['test']} | {_fmt(zs['macro_f1'])} | {_fmt(tg['macro_f1'])} | "
-            f"{r['ratio']['macro_f1']:.2f} | {_fmt(zs['weighted_f1'])} | {_fmt(tg['weighted_f1'])} | "
-            f"{r['ratio']['weighted_f1']:.2f} |"
+            [name, str(r["sizes"]["test"])]
+            + [cell for m in ("macro_f1", "weighted_f1") for cell in (_fmt(zs[m]), _fmt(tg[m]), f"{r['ratio'][m]:.2f}")]
         )
-    table = "\n".join(
-        [
-            "| target | test pairs | generated only mF1 | target-trained mF1 | ratio mF1 | generated only wF1 "
-            "| target-trained wF1 | ratio wF1 |",
-            "|---|---|---|---|---|---|---|---|",
-            *rows,
-        ]
-    )
-    return _finish("zeroshot", config, out, results, table, exp, t)
+    header = ["target", "test pairs"] + [
+        f"{c} {m}" for m in ("mF1", "wF1") for c in ("generated only", "target-trained", "ratio")
+    ]
+    return _finish("zeroshot", config, out, results, _markdown_table(header, rows), exp, t)
 
 
 def _finish(

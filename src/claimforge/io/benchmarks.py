@@ -436,13 +436,13 @@ def scifact_task(config: ClaimsConfig) -> ClaimsTask:
 
 
 _DEFAULT_LABELS = {
-    "SUPPORTED": ("SUPPORTS", "SUPPORT", "SUPPORTED", "entailment", "true"),
-    "REFUTED": ("REFUTES", "REFUTE", "REFUTED", "CONTRADICT", "contradiction", "false"),
+    "SUPPORTED": ("SUPPORTS", "SUPPORT", "SUPPORTED", "entailment", "entails", "true"),
+    "REFUTED": ("REFUTES", "REFUTE", "REFUTED", "CONTRADICT", "contradiction", "contradicts", "false"),
     "NOT_ENOUGH_INFO": ("NOT ENOUGH INFO", "NOT_ENOUGH_INFO", "NEI", "neutral"),
 }
 
 
-def _label_key(raw: str) -> str:
+def label_key(raw: str) -> str:
     """Spellings that differ only in case, ``_``/``-``/space are one label (NOT_ENOUGH_INFO, not enough info)."""
     return " ".join(raw.replace("_", " ").replace("-", " ").casefold().split())
 
@@ -458,11 +458,11 @@ def _labels_value(value: str) -> tuple[Label, ...]:
 
 def parse_label_map(label_map: Mapping[str, str], num_labels: int = 3) -> dict[str, tuple[Label, ...]]:
     """The default spellings (``not_entailment`` by ``num_labels``) overridden by ``label_map``, keyed by
-    :func:`_label_key`."""
+    :func:`label_key`."""
     merged = {raw: label for label, raws in _DEFAULT_LABELS.items() for raw in raws}
     merged["not_entailment"] = "REFUTED" if num_labels == 2 else "REFUTED|NOT_ENOUGH_INFO"
     merged.update(label_map)
-    return {_label_key(raw): _labels_value(value) for raw, value in merged.items()}
+    return {label_key(raw): _labels_value(value) for raw, value in merged.items()}
 
 
 @dataclass(frozen=True)
@@ -473,7 +473,7 @@ class _Table:
     evidence: tuple[str, ...]
     label: str | None  # None: unlabelled pairs
     id: str | None  # None: the record's line number
-    labels: dict[str, tuple[Label, ...]]  # by _label_key
+    labels: dict[str, tuple[Label, ...]]  # by label_key
     format: Literal["auto", "jsonl", "json", "csv", "tsv"] = "auto"
     quoted: bool | None = None  # whether '"' quotes CSV/TSV fields (None: in CSV only)
     aliases: tuple[tuple[str, str], ...] = ()  # (name in some file, column): read as that column
@@ -539,7 +539,7 @@ class PairsTask(Task):
         value = _field(data, self.table.label)
         # JSON true/false are labels in some sources (true = supported); numbers are read as text ("0").
         raw = str(value).lower() if isinstance(value, bool) else _text(data, self.table.label)
-        labels = self.table.labels.get(_label_key(raw))
+        labels = self.table.labels.get(label_key(raw))
         if labels is None:
             raise _Bad(f"unknown label {raw!r} (known: {', '.join(sorted(self.table.labels))})")
         return labels
@@ -644,7 +644,7 @@ def covidfact_task(config: CovidFactConfig) -> PairsTask:
         evidence=("sentence1",),
         label="label",
         id="index",
-        labels={_label_key("entailment"): (Label.SUPPORTED,), _label_key("not_entailment"): (Label.REFUTED,)},
+        labels={label_key("entailment"): (Label.SUPPORTED,), label_key("not_entailment"): (Label.REFUTED,)},
         format="tsv",
         quoted=True,
         aliases=(("entailment", "label"),),
@@ -674,9 +674,9 @@ class HealthVerConfig(ClaimsConfig):
 
 
 HEALTHVER_PAIR_LABELS: dict[str, tuple[Label, ...]] = {
-    _label_key("Supports"): (Label.SUPPORTED,),
-    _label_key("Refutes"): (Label.REFUTED,),
-    _label_key("Neutral"): (Label.NOT_ENOUGH_INFO,),
+    label_key("Supports"): (Label.SUPPORTED,),
+    label_key("Refutes"): (Label.REFUTED,),
+    label_key("Neutral"): (Label.NOT_ENOUGH_INFO,),
 }
 
 

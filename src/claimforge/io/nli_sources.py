@@ -9,28 +9,20 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-from claimforge.io.benchmarks import RecordError
-from claimforge.io.mcq import InputError
+from claimforge.io.benchmarks import RecordError, label_key, parse_label_map
+from claimforge.io.mcq import InputError, iter_json_records
 from claimforge.records import Label, Pair
 
-S, R, N = Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO
-RAW_LABELS: dict[str, tuple[Label, ...]] = {
-    "supports": (S,),
-    "refutes": (R,),
-    "not enough info": (N,),
-    "entailment": (S,),
-    "contradiction": (R,),
-    "neutral": (N,),
-    "not_entailment": (R, N),
-}
+# The project's one table of label spellings; a binary "not entailment" allows REFUTED or NOT_ENOUGH_INFO.
+LABELS = parse_label_map({}, num_labels=3)
 
 
 def _labels(raw: str, path: Path, line: int | None) -> tuple[Label, ...]:
     try:
-        return RAW_LABELS[raw.strip().lower()]
+        return LABELS[label_key(raw)]
     except KeyError:
         raise RecordError(path, line, f"unknown label {raw!r}") from None
 
@@ -43,21 +35,14 @@ def _detok(text: str) -> str:
     return text.strip()
 
 
-def _jsonl(path: Path) -> Iterator[tuple[int, dict]]:
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if line.strip():
-                try:
-                    yield n, json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise RecordError(path, n, f"not valid JSON ({e.msg})") from None
-
-
 def claim_evidence_jsonl(name: str, path: Path) -> list[Pair]:
     """VitaminC / ANLI fact-verification JSONL: ``{claim, evidence, label}``."""
     out = []
-    for n, row in _jsonl(path):
+    for rec in iter_json_records(path):
+        n, row = rec.line, rec.data
         where = f"{path}:{n}"
+        if row is None:
+            raise RecordError(path, n, rec.error or "no data")
         try:
             claim, evidence, raw = row["claim"], row["evidence"], row["label"]
         except KeyError as e:
