@@ -110,3 +110,34 @@ class Pair(Record):
     def label(self) -> Label | None:
         """The single gold label (None when unlabelled or ambiguous)."""
         return self.labels[0] if len(self.labels) == 1 else None
+
+
+class Document(Record):
+    """A document that evidence comes from (usually an abstract), as sentences."""
+
+    id: str
+    title: str = ""
+    sentences: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.sentences)
+
+
+class SentenceItem(Record):
+    """A scientific sentence to make claims from: a citation sentence (citance) with its context and the
+    documents it cites, or a plain sentence of a document (then ``citing`` is that document).
+
+    ``sentence`` has the dataset's special citation tokens removed by the reader (ordinary markers such as
+    "[12]" or "(Smith et al., 2010)" stay: the generators' cleanup removes them). ``references`` are claims
+    written by people for this sentence, when the source has them (SciFact's citance rewrites)."""
+
+    id: str
+    sentence: str
+    context_before: tuple[str, ...] = ()
+    context_after: tuple[str, ...] = ()
+    cited: tuple[Document, ...] = ()
+    citing: Document | None = None
+    references: tuple[str, ...] = ()
+    ref: SourceRef
+    meta: dict[str, Any] = Field(default_factory=dict)
