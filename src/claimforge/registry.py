@@ -16,13 +16,16 @@ T = TypeVar("T")
 # Modules whose import registers the built-in components of each kind (imported on first lookup
 # of that kind, so asking for a reader never imports torch).
 _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
-    "reader": ("claimforge.io.mcq",),
+    "reader": ("claimforge.io.mcq", "claimforge.io.sentences"),
     "nlp": ("claimforge.nlp.pipeline",),
+    "ner": ("claimforge.nlp.entities",),
+    "kb": ("claimforge.kb.wordnet", "claimforge.kb.go", "claimforge.kb.hpo", "claimforge.kb.umls", "claimforge.kb.mesh"),
+    "lm": ("claimforge.backends.lm",),
     "embedder": ("claimforge.backends.embeddings",),
     "seq2seq": ("claimforge.backends.seq2seq",),
     "llm": ("claimforge.backends.llm",),
     "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
-    "pipeline": ("claimforge.generate.multi2claim",),
+    "pipeline": ("claimforge.generate.multi2claim", "claimforge.generate.claimgen"),
     "task": ("claimforge.io.benchmarks",),
     "verifier": (
         "claimforge.verify.cross_encoder",

@@ -8,18 +8,17 @@ explanation (top-k by embedding of answer + explanation) that does not mention t
 from __future__ import annotations
 
 import inspect
-import random
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
 
 from claimforge import __version__
-from claimforge.generate.base import QA2DRequest, QA2DResult
+from claimforge.generate.base import BuildResult, QA2DRequest, QA2DResult, account, balance_labels
 from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import Example, Label, MCQItem, Provenance, Reject
@@ -62,21 +61,6 @@ class OptionClaim:
             "option_cosine": round(self.cosine, 6),
             "polarity": self.result.polarity,
         }
-
-
-@dataclass
-class BuildResult:
-    examples: list[Example]
-    rejects: list[Reject]
-    n_input: int
-    used_item_ids: set[str]
-    components: dict[str, str]
-    config: dict[str, Any]
-    stats: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def n_rejected_items(self) -> int:
-        return sum(1 for r in self.rejects if r.scope == "item")
 
 
 class Multi2Claim:
@@ -216,9 +200,9 @@ class Multi2Claim:
         )
         examples = [e for e in examples if e.label in cfg.labels]
         if cfg.balance:
-            examples, dropped = _balance(examples, cfg.labels, cfg.seed)
+            examples, dropped = balance_labels(examples, cfg.labels, cfg.seed)
             rejects.extend(dropped)
-        return self._account(all_items, examples, rejects, n_input)
+        return account(all_items, examples, rejects, n_input, self.components, self.config.model_dump(mode="json"))
 
     def _closest_distractors(self, items: Sequence[MCQItem], tick: Any) -> dict[str, list[tuple[str, float]]]:
         """Distractors of each item, most similar to the answer first (cosine of embeddings)."""
@@ -365,36 +349,6 @@ class Multi2Claim:
     def _params(self) -> dict[str, Any]:
         return self.config.model_dump(mode="json", exclude={"reader", "qa2d", "embedder"})
 
-    def _account(
-        self, items: list[MCQItem], examples: list[Example], rejects: list[Reject], n_input: int
-    ) -> BuildResult:
-        """Every input item ends used (≥ 1 example) or rejected as a whole; example-level losses of a
-        used item stay in the rejects with scope 'example'."""
-        used = {e.source_item_id for e in examples}
-        rejected_items = {r.item_id for r in rejects if r.scope == "item"}
-        parts: dict[str, list[Reject]] = defaultdict(list)
-        for r in rejects:
-            if r.scope == "example":
-                parts[r.item_id].append(r)
-        final = [r for r in rejects if r.scope == "item"]
-        for it in items:
-            if it.id in used or it.id in rejected_items:
-                continue
-            lost = parts.get(it.id, [])
-            why = ",".join(sorted({r.reason for r in lost})) or "no_examples"
-            final.append(Reject(item_id=it.id, stage="assemble", reason="all_examples_dropped", detail=why, ref=it.ref))
-        final.extend(r for r in rejects if r.scope == "example")
-        result = BuildResult(
-            examples=examples,
-            rejects=final,
-            n_input=n_input,
-            used_item_ids=used,
-            components=self.components,
-            config=self.config.model_dump(mode="json"),
-        )
-        assert len(used) + result.n_rejected_items == n_input, "item accounting does not add up"
-        return result
-
 
 # Options that only point at other options ("all of the above", "both a and c"): no claim can be made of them.
 _OPTION_REF = re.compile(
@@ -424,33 +378,6 @@ def _distractors(item: MCQItem) -> list[str]:
 
 def _evidence_key(text: str) -> str:
     return " ".join(text.lower().split())
-
-
-def _balance(examples: list[Example], labels: Sequence[Label], seed: int) -> tuple[list[Example], list[Reject]]:
-    """Down-sample every label to the smallest label's count (seeded); the rest become rejects."""
-    by: dict[Label, list[Example]] = {lab: [] for lab in labels}
-    for e in examples:
-        by[e.label].append(e)
-    n = min(len(v) for v in by.values()) if by else 0
-    rng = random.Random(seed)
-    keep: set[str] = set()
-    for lab in labels:
-        pool = sorted(by[lab], key=lambda e: e.id)
-        keep.update(e.id for e in (rng.sample(pool, n) if len(pool) > n else pool))
-    kept = [e for e in examples if e.id in keep]
-    dropped = [
-        Reject(
-            item_id=e.source_item_id,
-            scope="example",
-            stage="balance",
-            reason="class_balancing",
-            detail=f"{e.label.value} {e.id}",
-            ref=e.provenance.source,
-        )
-        for e in examples
-        if e.id not in keep
-    ]
-    return kept, dropped
 
 
 @registry.register("pipeline", METHOD, Multi2ClaimConfig)

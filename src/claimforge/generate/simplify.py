@@ -1,0 +1,390 @@
+"""Turning a scientific sentence into atomic, stand-alone claims: cleanup and parse-based simplification.
+
+Text level (:func:`clean_sentence`, no model): citation markers ("[12]", "[3-5, 8]", "(Smith et al., 2010)",
+"(Fig. 2A)"), parentheticals (an abbreviation's definition "(OA)" stays when the abbreviation is used
+again in the sentence), discourse openers ("However,", "For example,", "Interestingly,"), reporting frames
+("Several studies have shown that X", "Liu et al. found that X", "It has been suggested that X" -> X) and
+hedging adverbs ("possibly", "potentially", "putatively"). Every removal is recorded as an edit.
+
+Parse level (:func:`clauses`, with a UD-style dependency parse such as the shipped en_claimforge_ewt):
+coordinated clauses are split ("X inhibits A, and Y promotes B" -> two clauses; "X inhibits A and promotes B"
+-> "X inhibits A" + "X promotes B"), non-restrictive relative clauses (", which ...") are removed, and
+modal hedges become assertions ("X may exert Y" -> "X exerts Y"). :func:`claim_for_span` renders the
+clause holding a given entity with the entity's coordination list reduced to that entity ("... include A, B
+and C" -> "... include B").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from claimforge.generate.base import finish_sentence
+
+# ---------------------------------------------------------------------------------------------------
+# Text-level cleanup
+
+_NUM_CITE = re.compile(r"\s*\[\s*\d+[a-z]?(?:\s*[-–—,;]\s*\d+[a-z]?)*\s*\]")
+_YEAR = r"(?:19|20)\d{2}[a-z]?"
+# "(Smith et al., 2010)", "(Smith and Jones 2010; Lee, 2011a)", "(see ref. 12)", "(reviewed in 4)"
+_AUTHOR_YEAR = re.compile(
+    r"\s*\((?:see |e\.g\.,? |reviewed in |cf\.? )?[^()]{0,200}?(?:et al\.?|\b" + _YEAR + r"\b)[^()]{0,200}?\)"
+)
+_REF_PAREN = re.compile(r"\s*\((?:see |e\.g\.,? )?(?:refs?\.|references?|reviewed in)\s*[^()]*\)", re.I)
+_FIG_PAREN = re.compile(r"\s*\((?:see )?(?:fig(?:ure)?s?\.?|tables?|supplementary|suppl\.?)\s*[^()]*\)", re.I)
+_NARRATIVE_CITE = re.compile(r"\s*\[\s*[A-Z][^\[\]]{0,80}?" + _YEAR + r"\s*\]")
+_BRACKETS = re.compile(r"\s*\[[^\[\]]*\]")
+_PAREN = re.compile(r"\s*\(([^()]*)\)")
+_ABBREV = re.compile(r"^[A-Za-z0-9α-ωΑ-Ω][A-Za-z0-9α-ωΑ-Ω\-/]{0,11}s?$")
+
+_OPENERS = (
+    "however|moreover|furthermore|in addition|additionally|for example|for instance|e\\.g\\.|thus|therefore|hence|"
+    "consequently|accordingly|interestingly|notably|importantly|indeed|in contrast|by contrast|similarly|likewise|"
+    "nevertheless|nonetheless|in summary|in conclusion|taken together|collectively|overall|recently|in particular|"
+    "particularly|specifically|conversely|surprisingly|to date|as expected|in this regard|as a result|"
+    "on the other hand|of note|finally|first|second|third|firstly|secondly|lastly|also|further|besides|"
+    "in fact|in general|generally|typically|alternatively|in turn|in this context|in this study|here|"
+    "in the present study|in this work|at present|currently|previously|subsequently|then|so|yet|but|and"
+)
+_OPENER = re.compile(rf"^(?:(?:{_OPENERS})\s*,\s*|(?:and|but|yet|so|thus|also|however)\s+)", re.I)
+_MID_CONNECTIVE = re.compile(r",\s*(?:however|moreover|therefore|thus|furthermore|indeed|in turn|in fact)\s*,", re.I)
+
+_REPORTERS = (
+    r"(?:stud(?:y|ies)|evidence|data|results?|findings?|reports?|work|experiments?|analys[ie]s|authors?|"
+    r"investigators|researchers|groups?|observations?|literature|reviews?|trials?|papers?|we|they|it|"
+    r"et al\.?|others|[A-Z][a-z]+(?: and [A-Z][a-z]+)?|analysis|investigations?|models?|meta-analys[ie]s)"
+)
+_REPORT_VERBS = (
+    r"(?:show(?:s|ed|n)?|demonstrat(?:e|es|ed)|f(?:ou|i)nds?|found|report(?:s|ed)?|suggest(?:s|ed)?|"
+    r"indicat(?:e|es|ed)|reveal(?:s|ed)?|confirm(?:s|ed)?|establish(?:es|ed)?|observ(?:e|es|ed)|"
+    r"propos(?:e|es|ed)|hypothesi[sz](?:e|es|ed)|known|believed|thought|argued?|not(?:e|es|ed)|"
+    r"conclud(?:e|es|ed)|document(?:s|ed)?|highlight(?:s|ed)?|support(?:s|ed)?|imply|implies|implied|"
+    r"recogni[sz]ed|accepted|described|determined|identified|discovered|verified|predicted|speculated)"
+)
+# A reporting frame at the start: up to 12 words ending in a reporter noun/pronoun, then auxiliaries and
+# adverbs, the reporting verb, "that". "It is well known that", "Several studies have also shown that".
+_FRAME = re.compile(
+    rf"^(?:[^,;:]{{0,90}}?\b)?{_REPORTERS}\s+(?:(?:has|have|had|is|are|was|were|been|being|also|further|"
+    rf"previously|recently|clearly|consistently|repeatedly|now|well|widely|generally|commonly|already|"
+    rf"convincingly|strongly|first|further)\s+){{0,4}}{_REPORT_VERBS}\s+(?:that|how)\s+",
+    re.I,
+)
+_HEDGE_ADVERBS = re.compile(
+    r"\b(?:possibly|potentially|probably|presumably|putatively|perhaps|apparently|conceivably|likely(?= to\b)"
+    r"|seemingly|reportedly|arguably)\s+",
+    re.I,
+)
+
+
+@dataclass
+class Cleaned:
+    """A cleaned sentence and what was removed from it, in order."""
+
+    text: str
+    edits: list[str] = field(default_factory=list)
+
+
+def _sub(pattern: re.Pattern[str], repl: str, text: str, what: str, edits: list[str]) -> str:
+    out, n = pattern.subn(repl, text)
+    if n:
+        edits.append(f"{what}×{n}")
+    return out
+
+
+def _parentheticals(text: str, edits: list[str]) -> str:
+    """Drop parentheses, except an abbreviation's definition whose abbreviation occurs again outside it."""
+
+    def repl(m: re.Match[str]) -> str:
+        inner = m.group(1).strip()
+        rest = text[: m.start()] + text[m.end() :]
+        used_again = re.search(rf"(?<![\w-]){re.escape(inner.rstrip('s'))}s?(?![\w-])", rest)
+        if _ABBREV.match(inner) and any(c.isupper() for c in inner) and used_again:
+            return m.group(0)
+        edits.append("parenthetical")
+        return ""
+
+    prev = None
+    while prev != text:  # nested parentheses, innermost first
+        prev = text
+        text = _PAREN.sub(repl, text)
+    return text
+
+
+def clean_sentence(text: str) -> Cleaned:
+    """Text-level cleanup of one sentence (see the module docstring); the result ends with a period."""
+    edits: list[str] = []
+    t = " ".join(text.split())
+    t = _sub(_NUM_CITE, "", t, "citation", edits)
+    t = _sub(_NARRATIVE_CITE, "", t, "citation", edits)
+    t = _sub(_REF_PAREN, "", t, "citation", edits)
+    t = _sub(_AUTHOR_YEAR, "", t, "citation", edits)
+    t = _sub(_FIG_PAREN, "", t, "figure_reference", edits)
+    t = _sub(_BRACKETS, "", t, "bracket", edits)
+    t = _parentheticals(t, edits)
+    t = _sub(_MID_CONNECTIVE, ",", t, "connective", edits)
+    for _ in range(3):  # "However, for example, ..."
+        stripped = _OPENER.sub("", t, count=1)
+        if stripped == t:
+            break
+        edits.append("opener")
+        t = stripped
+    for _ in range(2):  # "We show that previous studies found that X"
+        m = _FRAME.match(t)
+        if not m or len(t) - m.end() < 15:
+            break
+        edits.append(f"frame:{m.group(0).strip()}")
+        t = t[m.end() :]
+    t = _sub(_HEDGE_ADVERBS, "", t, "hedge", edits)
+    t = re.sub(r"\s+([,.;:])", r"\1", t)
+    t = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", t)
+    t = re.sub(r"\s{2,}", " ", t).strip(" ,;:")
+    return Cleaned(finish_sentence(t) or "", edits)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Parse level (UD labels; spaCy Doc/Token objects)
+
+_SUBJ = ("nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl")
+_NOMINAL_TAGS = ("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "FW")
+_FINITE = ("VBZ", "VBP", "VBD", "MD")
+_PRONOUN_SUBJ = {"it", "they", "this", "these", "those", "he", "she", "we", "such", "that", "its", "their", "which"}
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a parsed sentence: the token indices it keeps, its predicate head and subject head."""
+
+    tokens: frozenset[int]
+    head: int
+    subject: int | None
+    borrowed_subject: bool = False  # the subject comes from the clause it is coordinated with
+
+
+def _subtree(tok: Any) -> set[int]:
+    return {t.i for t in tok.subtree}
+
+
+def _subject_of(tok: Any) -> Any | None:
+    for c in tok.children:
+        if c.dep_ in _SUBJ:
+            return c
+    return None
+
+
+def _is_predicate(tok: Any) -> bool:
+    """A verb, or a nominal/adjectival predicate with a copula."""
+    if tok.tag_.startswith("VB") or tok.tag_ == "MD":
+        return True
+    return any(c.dep_ == "cop" for c in tok.children)
+
+
+def _conj_predicates(tok: Any) -> list[Any]:
+    return [c for c in tok.children if c.dep_ == "conj" and _is_predicate(c)]
+
+
+def _drop_coordinator(tokens: set[int], conj: Any) -> None:
+    """Remove the conjunction ('and', ',') that introduced ``conj`` from ``tokens``."""
+    for c in conj.children:
+        if c.dep_ in ("cc", "punct") and c.i < conj.i:
+            tokens.discard(c.i)
+    # the comma before the conjunct may hang on the first conjunct
+    doc = conj.doc
+    j = min(_subtree(conj)) - 1
+    while j >= 0 and doc[j].dep_ in ("cc", "punct") and doc[j].text in (",", ";", "and", "or", "but", "whereas"):
+        tokens.discard(j)
+        j -= 1
+
+
+def clauses(doc: Any) -> list[Clause]:
+    """Independent clauses of a parsed sentence, coordinated predicates split, non-restrictive relative
+    clauses removed. Predicates without a subject of their own borrow the first conjunct's subject."""
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    out: list[Clause] = []
+    for root in roots:
+        queue = [(root, None)]
+        while queue:
+            pred, inherited = queue.pop(0)
+            toks = _subtree(pred)
+            for conj in _conj_predicates(pred):
+                toks -= _subtree(conj)
+                _drop_coordinator(toks, conj)
+                queue.append((conj, _subject_of(pred) or inherited))
+            for c in list(pred.subtree):
+                if c.dep_ in ("acl:relcl", "parataxis", "appos") and c.i in toks:
+                    sub = _subtree(c)
+                    first = min(sub)
+                    commas = [k for k in (first - 1, first) if k >= 0 and doc[k].text in (",", ";", "–", "—")]
+                    if c.dep_ != "acl:relcl" or commas:  # restrictive relative clauses stay
+                        toks -= sub
+                        toks -= set(commas)
+            subj = _subject_of(pred)
+            borrowed = False
+            if subj is None and inherited is not None:
+                subj, borrowed = inherited, True
+                toks |= _subtree(inherited)
+                # the borrowed subject's own conjuncts and relative clauses are not part of this clause
+                for c in inherited.subtree:
+                    if c.dep_ in ("acl:relcl",) and c.i in toks:
+                        toks -= _subtree(c)
+            # auxiliaries shared with the first conjunct ("can inhibit A and promote B")
+            if borrowed and not any(c.dep_ in ("aux", "aux:pass", "cop") for c in pred.children):
+                head = pred.head
+                while head.dep_ == "conj":
+                    head = head.head
+                toks |= {c.i for c in head.children if c.dep_ in ("aux", "aux:pass") and c.i < head.i}
+            out.append(Clause(frozenset(toks), pred.i, subj.i if subj is not None else None, borrowed))
+    return out
+
+
+def _coordination(doc: Any, i: int) -> tuple[Any, list[Any]] | None:
+    """The nominal coordination containing token i: (first conjunct, all conjuncts), or None."""
+    tok = doc[i]
+    while True:
+        if tok.dep_ == "conj" and tok.head.tag_ in _NOMINAL_TAGS and tok.tag_ in _NOMINAL_TAGS:
+            first = tok.head
+            break
+        if any(c.dep_ == "conj" and c.tag_ in _NOMINAL_TAGS for c in tok.children) and tok.tag_ in _NOMINAL_TAGS:
+            first = tok
+            break
+        if tok.head.i == tok.i or tok.dep_ in ("nsubj", "nsubj:pass", "obj", "obl", "ROOT") or _is_predicate(tok):
+            return None
+        tok = tok.head
+    members = [first] + [c for c in first.children if c.dep_ == "conj" and c.tag_ in _NOMINAL_TAGS]
+    return (first, members) if len(members) >= 2 else None
+
+
+def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set[int]:
+    """Reduce the coordination holding the span to the conjunct holding it (plus the first conjunct's
+    own determiners when the kept one has none)."""
+    anchor = min(span_tokens)
+    coord = _coordination(doc, anchor)
+    if coord is None:
+        return tokens
+    first, members = coord
+    keep = next((m for m in members if span_tokens & _member_tokens(m, members)), None)
+    if keep is None:
+        return tokens
+    out = set(tokens)
+    for m in members:
+        if m is keep:
+            continue
+        out -= _member_tokens(m, members)
+    for m in members:
+        for c in m.children:
+            if c.dep_ in ("cc",) or (c.dep_ == "punct" and c.text in (",", ";")):
+                out.discard(c.i)
+        for c in first.children:
+            if c.dep_ in ("cc", "punct") and c.text in (",", ";", "and", "or"):
+                out.discard(c.i)
+    # a preconjunct ("both", "either") makes no sense alone
+    out -= {c.i for m in members for c in m.children if c.dep_ == "cc:preconj"}
+    return out
+
+
+def _member_tokens(m: Any, members: Sequence[Any]) -> set[int]:
+    """A conjunct's own tokens: its subtree without the other conjuncts' subtrees (the first conjunct's
+    subtree contains all of them)."""
+    toks = _subtree(m)
+    for other in members:
+        if other is not m and other.head is m:
+            toks -= _subtree(other)
+    return toks
+
+
+_MODALS = {"may", "might", "could", "can"}
+
+
+def _assert_modal(doc: Any, tokens: set[int], head: int) -> dict[int, str]:
+    """Replacement texts turning "may/might/could + verb" into the asserted verb, inflected for the
+    subject ("X may exert" -> "X exerts"; "they might be" -> "they are")."""
+    from lemminflect import getInflection
+
+    pred = doc[head]
+    aux = [c for c in pred.children if c.dep_ == "aux" and c.tag_ == "MD" and c.lower_ in _MODALS - {"can"}]
+    if not aux or aux[0].i not in tokens:
+        return {}
+    others = [c for c in pred.children if c.dep_ in ("aux", "aux:pass", "cop") and c.i != aux[0].i and c.i in tokens]
+    subj = _subject_of(pred)
+    plural = subj is not None and (subj.tag_ in ("NNS", "NNPS") or subj.lower_ in ("they", "we", "these", "those"))
+    plural = plural or (subj is not None and any(c.dep_ == "conj" for c in subj.children))
+    tag = "VBP" if plural else "VBZ"
+    target = others[0] if others else pred  # "may be inhibited" -> "is inhibited"; "may exert" -> "exerts"
+    if target.lower_ == "be":
+        form = "are" if plural else "is"
+    elif target.lower_ == "have" and others:
+        form = "have" if plural else "has"
+    else:
+        inflected = getInflection(target.lemma_ or target.text, tag=tag)
+        form = inflected[0] if inflected else target.text
+    if target.tag_ != "VB":  # only bare infinitives after the modal are rewritten
+        return {}
+    return {aux[0].i: "", target.i: form}
+
+
+def render(doc: Any, tokens: Iterable[int], replace: dict[int, str] | None = None) -> str | None:
+    """The text of ``tokens`` (document order, original spacing), with optional per-token replacements,
+    tidied into a sentence; None when nothing is left."""
+    replace = replace or {}
+    keep = sorted(set(tokens))
+    parts: list[str] = []
+    for n, i in enumerate(keep):
+        tok = doc[i]
+        text = replace.get(i, tok.text)
+        if not text:
+            continue
+        gap = tok.whitespace_ if n + 1 < len(keep) and keep[n + 1] == i + 1 else " "
+        parts.append(text + gap)
+    text = "".join(parts).strip()
+    text = re.sub(r"^[,;:.\-–—\s]+", "", text)
+    text = re.sub(r"\s*[,;:]\s*$", "", text)
+    text = re.sub(r"([,;:])\s*(?=[,;:.])", "", text)
+    text = re.sub(r"\(\s*\)", "", text)
+    return finish_sentence(text)
+
+
+@functools.lru_cache(maxsize=50_000)
+def _finite_form(word: str) -> bool:
+    """Whether a word can be a finite verb form ("inhibits", "induced", "is"): the tagger of a general-domain
+    parser often tags unknown biomedical verbs as nouns."""
+    from lemminflect import getAllLemmas, getInflection
+
+    if word in ("is", "are", "was", "were", "has", "have", "had", "can", "may", "might", "must", "will", "does", "do"):
+        return True
+    verb = getAllLemmas(word).get("VERB")
+    if not verb:
+        return False
+    return any(word in getInflection(verb[0], tag=t) for t in ("VBZ", "VBD"))
+
+
+@dataclass(frozen=True)
+class ClauseClaim:
+    """A claim rendered from one clause, with why it may be unusable (``problem``)."""
+
+    text: str | None
+    clause: Clause
+    problem: str | None = None
+
+
+def claim_from_clause(doc: Any, clause: Clause, span_tokens: set[int] | None = None) -> ClauseClaim:
+    """Render a clause as a claim; with ``span_tokens`` (an entity), its coordination list is reduced to it.
+    Problems: no subject, pronoun subject (unresolvable without context), no finite verb, too short."""
+    tokens = set(clause.tokens)
+    if span_tokens:
+        tokens = _keep_one_conjunct(doc, tokens, span_tokens)
+    # drop trailing punctuation tokens that are not the period, and the sentence-final punct is re-added
+    tokens = {i for i in tokens if not (doc[i].dep_ == "punct" and doc[i].text in (".", "!", "?"))}
+    replace = _assert_modal(doc, tokens, clause.head)
+    text = render(doc, tokens, replace)
+    problem = None
+    if clause.subject is None:
+        problem = "no_subject"
+    elif doc[clause.subject].lower_ in _PRONOUN_SUBJ and not clause.borrowed_subject:
+        problem = "pronoun_subject"
+    elif not any(doc[i].tag_ in _FINITE or replace.get(i) or _finite_form(doc[i].lower_) for i in tokens):
+        problem = "no_finite_verb"
+    elif text is None or len(text.split()) < 4:
+        problem = "too_short"
+    return ClauseClaim(text, clause, problem)
