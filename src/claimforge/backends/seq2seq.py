@@ -5,6 +5,7 @@ Also the ``hf-seq2seq`` QA2D converter, which feeds "question + answer" to a QA2
 from __future__ import annotations
 
 import functools
+import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -146,6 +147,47 @@ class HFSeq2Seq:
             if progress is not None:
                 progress(done, len(text_of))
         return [outputs[k] for k in keys]
+
+    def sample(
+        self,
+        texts: Sequence[str],
+        counts: Sequence[int],
+        top_k: int = 50,
+        seed: int = 13,
+        progress: Callable[[int, int], Any] | None = None,
+    ) -> list[list[str]]:
+        """``counts[i]`` top-k samples for ``texts[i]`` (CLAIMGEN-BART's k claims per citance). Each input
+        is sampled with a generator seeded from ``seed`` and the text, so results do not depend on batching;
+        cached like :meth:`generate`."""
+        import torch
+
+        tokenizer, model = self.components
+        c = self.config
+        out: list[list[str]] = []
+        for n, (text, k) in enumerate(zip(texts, counts, strict=True)):
+            key = fingerprint(
+                "seq2seq-sample", self.model_id, self._tag, c.max_input_tokens, c.max_new_tokens, top_k, seed, k, text
+            )
+            hit = self._cache.get(key)
+            if hit is not None:
+                out.append(json.loads(hit))
+            else:
+                torch.manual_seed(int(fingerprint(seed, text)[:8], 16))
+                enc = tokenizer([text], truncation=True, max_length=c.max_input_tokens, return_tensors="pt")
+                with torch.inference_mode():
+                    gen = model.generate(
+                        **{k_: v.to(model.device) for k_, v in enc.items() if k_ in ("input_ids", "attention_mask")},
+                        max_new_tokens=c.max_new_tokens,
+                        do_sample=True,
+                        top_k=top_k,
+                        num_return_sequences=k,
+                    )
+                outs = [t.strip() for t in tokenizer.batch_decode(gen, skip_special_tokens=True)]
+                self._cache.put(key, json.dumps(outs).encode("utf-8"))
+                out.append(outs)
+            if progress is not None:
+                progress(n + 1, len(texts))
+        return out
 
 
 @registry.register("seq2seq", "hf", HFSeq2SeqConfig)

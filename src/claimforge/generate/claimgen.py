@@ -1,1 +1,655 @@
-"""(being written this session)"""
+"""ClaimGen (Wright et al. 2022): claims from scientific sentences, negations, NOT_ENOUGH_INFO pairing.
+
+Supported-claim generators (component kind ``generator``):
+
+- ``entity`` (CLAIMGEN-ENTITY): one atomic, de-contextualised claim per entity of the sentence, entailed by it.
+  Default path: cleanup and parse-based simplification (:mod:`claimforge.generate.simplify`): the clause that
+  holds the entity, its coordination list reduced to the entity. With ``qg`` configured (an HF seq2seq
+  question-generation model or the LLM backend), the paper's path instead: a question about the entity,
+  then QA2D (question + entity -> declarative claim) through any ``qa2d`` component.
+- ``seq2seq`` (CLAIMGEN-BART): context + citance -> claims with an HF seq2seq model fine-tuned on SciFact's
+  citance rewrites (``claimforge train-claimgen``), k samples with k = the number of noun phrases.
+- ``llm``: the same task as a few-shot prompt to an OpenAI-compatible server.
+
+The ``claimgen`` pipeline pairs each claim with the cited abstract (SUPPORTED), a negation from a
+``negator`` (KBIN by default, :mod:`claimforge.generate.kbin`) with the same abstract (REFUTED), and the
+claim or its negation with an abstract that lacks the claim's key entity (NOT_ENOUGH_INFO): the citing
+paper's own abstract when the input has it, else the most similar other abstract of the input that does
+not mention the entity.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import Field
+
+from claimforge import __version__
+from claimforge.generate.base import BuildResult, QA2DRequest, account, balance_labels, finish_sentence
+from claimforge.generate.simplify import claim_from_clause, clauses, clean_sentence
+from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
+from claimforge.progress import Progress, SilentProgress
+from claimforge.records import Document, Example, Label, Provenance, Reject, SentenceItem
+from claimforge.registry import ComponentConfig, registry
+
+METHOD = "claimgen"
+
+
+@dataclass(frozen=True)
+class GeneratedClaim:
+    """A claim made from an item's sentence; ``entity`` is its key entity (for NEI pairing and KBIN)."""
+
+    item_id: str
+    text: str
+    entity: str | None
+    generator: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Generated:
+    claims: list[GeneratedClaim]
+    rejects: list[Reject]
+
+
+def _source_details(item: SentenceItem, cleaned: str) -> dict[str, Any]:
+    return {
+        "source_sentence": item.sentence,
+        "cleaned_sentence": cleaned,
+        "context": " ".join((*item.context_before, *item.context_after)),
+    }
+
+
+# ---------------------------------------------------------------------------------------------------
+# CLAIMGEN-ENTITY
+
+
+class EntityGeneratorConfig(ComponentConfig):
+    ner: dict[str, Any] = {"name": "spacy"}
+    nlp: dict[str, Any] = {"name": "spacy"}
+    # Paper's path: question generation about the entity, then QA2D. A spec {"name": "hf", "model": ...} of
+    # kind seq2seq, or {"name": "openai-compatible", ...} of kind llm; None: parse-based simplification.
+    qg: dict[str, Any] | None = None
+    qg_kind: Literal["seq2seq", "llm"] = "seq2seq"
+    qg_template: str = "answer: {answer} context: {context}"
+    qa2d: dict[str, Any] = {"name": "rules"}
+    # Mentions used: "ner" (the NER model's entities only, as in the paper) or "ner+np" (plus noun phrases).
+    mentions: Literal["ner", "ner+np"] = "ner+np"
+    min_words: int = 4
+    max_words: int = 40
+    max_claims_per_sentence: int | None = Field(None, ge=1)
+
+
+class EntityGenerator:
+    """One claim per entity of the sentence (CLAIMGEN-ENTITY)."""
+
+    name = "entity"
+
+    def __init__(self, config: EntityGeneratorConfig) -> None:
+        self.config = config
+        self.ner = registry.build("ner", {**config.ner, "noun_chunks": config.mentions == "ner+np"})
+        self.nlp = registry.build("nlp", config.nlp)
+        self._qg: Any = None
+        self._qa2d: Any = None
+
+    @property
+    def model_id(self) -> str:
+        parts = [f"ner={self.ner.model_id}", f"parser={self.nlp.model_id}"]
+        if self.config.qg is not None:
+            parts += [f"qg={self.qg.model_id}", f"qa2d={self.qa2d.model_id}"]
+        return "entity(" + ",".join(parts) + ")"
+
+    @property
+    def qg(self) -> Any:
+        if self._qg is None and self.config.qg is not None:
+            self._qg = registry.build(self.config.qg_kind, self.config.qg)
+        return self._qg
+
+    @property
+    def qa2d(self) -> Any:
+        if self._qa2d is None:
+            self._qa2d = registry.build("qa2d", self.config.qa2d)
+        return self._qa2d
+
+    def generate(self, items: Sequence[SentenceItem], tick: Any = None) -> Generated:
+        cleaned = [clean_sentence(it.sentence) for it in items]
+        texts = [c.text for c in cleaned]
+        mentions = self.ner.mentions(texts)
+        if self.config.qg is not None:
+            return self._generate_qg(items, cleaned, mentions)
+        docs = self.nlp.parse(texts)
+        claims: list[GeneratedClaim] = []
+        rejects: list[Reject] = []
+        for n, (it, cl, doc, ms) in enumerate(zip(items, cleaned, docs, mentions, strict=True)):
+            if tick is not None and n % 200 == 0:
+                tick(n, len(items))
+            found: dict[str, GeneratedClaim] = {}
+            problems: list[str] = []
+            cls = clauses(doc)
+            for m in ms:
+                span = {t.i for t in doc if t.idx < m.end and t.idx + len(t.text) > m.start}
+                if not span:
+                    continue
+                holder = max(cls, key=lambda c: len(span & c.tokens), default=None)
+                if holder is None or not span & holder.tokens:
+                    problems.append("entity_outside_clauses")
+                    continue
+                cc = claim_from_clause(doc, holder, span)
+                problem = cc.problem or self._length_problem(cc.text)
+                if problem is None and m.text.lower() not in (cc.text or "").lower():
+                    problem = "entity_lost"
+                if problem:
+                    problems.append(problem)
+                    continue
+                text = cc.text or ""
+                if text in found:
+                    found[text].details["entities"].append(m.text)
+                    continue
+                found[text] = GeneratedClaim(
+                    it.id,
+                    text,
+                    m.text,
+                    self.name,
+                    {
+                        **_source_details(it, cl.text),
+                        "entity": m.text,
+                        "entity_label": m.label,
+                        "entity_source": m.source,
+                        "entities": [m.text],
+                        "cleanup": cl.edits,
+                        "path": "parse",
+                    },
+                )
+            made = list(found.values())[: self.config.max_claims_per_sentence]
+            if not made:
+                why = "no_entities" if not ms else "no_usable_clause"
+                detail = ",".join(sorted(set(problems)))
+                rejects.append(Reject(item_id=it.id, stage="generate", reason=why, detail=detail, ref=it.ref))
+            claims.extend(made)
+        return Generated(claims, rejects)
+
+    def _length_problem(self, text: str | None) -> str | None:
+        n = word_count(text or "")
+        if n < self.config.min_words:
+            return "too_short"
+        if n > self.config.max_words:
+            return "too_long"
+        return None
+
+    def _generate_qg(self, items: Sequence[SentenceItem], cleaned: Sequence[Any], mentions: Sequence[Any]) -> Generated:
+        """The paper's path: question about each entity (seq2seq or LLM), then QA2D."""
+        jobs: list[tuple[int, Any]] = [(n, m) for n, ms in enumerate(mentions) for m in ms]
+        prompts = [self.config.qg_template.format(answer=m.text, context=cleaned[n].text) for n, m in jobs]
+        if self.config.qg_kind == "llm":
+            convs = [
+                [{"role": "user", "content": "Write one question whose answer is the given answer.\n" + p}]
+                for p in prompts
+            ]
+            questions = self.qg.complete(convs)
+        else:
+            questions = self.qg.generate(prompts)
+        reqs = [QA2DRequest(question=q.strip(), answer=m.text) for q, (_, m) in zip(questions, jobs, strict=True)]
+        results = self.qa2d.convert(reqs)
+        by_item: dict[int, dict[str, GeneratedClaim]] = {}
+        problems: dict[int, set[str]] = {}
+        for (n, m), q, r in zip(jobs, questions, results, strict=True):
+            it = items[n]
+            text = finish_sentence(r.text) if r.text else None
+            problem = (r.reason or "qa2d_failed") if not text else self._length_problem(text)
+            if problem:
+                problems.setdefault(n, set()).add(problem)
+                continue
+            assert text is not None
+            by_item.setdefault(n, {}).setdefault(
+                text,
+                GeneratedClaim(
+                    it.id,
+                    text,
+                    m.text,
+                    self.name,
+                    {**_source_details(it, cleaned[n].text), "entity": m.text, "question": q, "path": "qg+qa2d"},
+                ),
+            )
+        claims: list[GeneratedClaim] = []
+        rejects: list[Reject] = []
+        for n, it in enumerate(items):
+            made = list(by_item.get(n, {}).values())[: self.config.max_claims_per_sentence]
+            if not made:
+                why = "no_entities" if not mentions[n] else "no_usable_claim"
+                detail = ",".join(sorted(problems.get(n, ())))
+                rejects.append(Reject(item_id=it.id, stage="generate", reason=why, detail=detail, ref=it.ref))
+            claims.extend(made)
+        return Generated(claims, rejects)
+
+
+registry.register("generator", "entity", EntityGeneratorConfig)(EntityGenerator)
+
+
+# ---------------------------------------------------------------------------------------------------
+# CLAIMGEN-BART (any seq2seq) and the LLM few-shot generator
+
+
+def seq2seq_input(item: SentenceItem) -> str:
+    """The model input of the paper and of SciFact's rewrite pairs: ``"{before} {after} || {citance} ||"``."""
+    context = " ".join((*item.context_before, *item.context_after)).strip()
+    return f"{context} || {item.sentence} ||"
+
+
+class Seq2SeqGeneratorConfig(ComponentConfig):
+    model: dict[str, Any]  # a seq2seq spec: {"name": "hf", "model": <HF name or path>}
+    nlp: dict[str, Any] = {"name": "spacy"}
+    ner: dict[str, Any] = {"name": "spacy"}
+    top_k: int = 50
+    max_samples: int = Field(8, ge=1)  # k = number of noun phrases of the citance, at most this
+    seed: int = 13
+
+
+class Seq2SeqGenerator:
+    """Context + citance -> claims, sampled k times with top-k sampling (CLAIMGEN-BART)."""
+
+    name = "seq2seq"
+
+    def __init__(self, config: Seq2SeqGeneratorConfig) -> None:
+        self.config = config
+        self.model = registry.build("seq2seq", config.model)
+        self.ner = registry.build("ner", {**config.ner, "noun_chunks": True})
+
+    @property
+    def model_id(self) -> str:
+        return f"seq2seq({self.model.model_id})"
+
+    def generate(self, items: Sequence[SentenceItem], tick: Any = None) -> Generated:
+        cleaned = [clean_sentence(it.sentence) for it in items]
+        mentions = self.ner.mentions([c.text for c in cleaned])
+        ks = [min(self.config.max_samples, max(1, len(ms))) for ms in mentions]
+        outputs = self.model.sample(
+            [seq2seq_input(it) for it in items], ks, top_k=self.config.top_k, seed=self.config.seed
+        )
+        return _collect(self.name, items, cleaned, mentions, outputs, {"k": ks})
+
+
+class LLMGeneratorConfig(ComponentConfig):
+    llm: dict[str, Any]  # an llm spec: {"name": "openai-compatible", "base_url": ..., "model": ...}
+    examples: str | None = None  # JSONL in SciFact's citance format (citance, claims) for few-shot examples
+    n_examples: int = 6
+    max_claims: int = 4
+    ner: dict[str, Any] = {"name": "spacy"}
+    seed: int = 13
+
+
+FEW_SHOT_SYSTEM = (
+    "You rewrite a sentence from a biomedical paper as atomic scientific claims. Each claim is one short "
+    "declarative sentence about a single finding, understandable without the paper (no pronouns, citations, "
+    "undefined abbreviations or hedges), and entailed by the sentence. Output one claim per line and nothing else."
+)
+BUILTIN_FEW_SHOT: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "Metformin reduces hepatic glucose production by inhibiting gluconeogenesis [12].",
+        ("Metformin reduces hepatic glucose production.", "Metformin inhibits gluconeogenesis."),
+    ),
+    (
+        "We show that loss of p53 in mouse embryonic fibroblasts accelerates proliferation and impairs senescence.",
+        ("Loss of p53 accelerates proliferation of mouse embryonic fibroblasts.", "Loss of p53 impairs senescence."),
+    ),
+)
+
+
+class LLMGenerator:
+    """Few-shot claim generation through an OpenAI-compatible chat server."""
+
+    name = "llm"
+
+    def __init__(self, config: LLMGeneratorConfig) -> None:
+        self.config = config
+        self.llm = registry.build("llm", config.llm)
+        self.ner = registry.build("ner", {**config.ner, "noun_chunks": True})
+        self.shots = self._load_shots()
+
+    @property
+    def model_id(self) -> str:
+        return f"llm({self.llm.model_id})"
+
+    def _load_shots(self) -> list[tuple[str, tuple[str, ...]]]:
+        if not self.config.examples:
+            return list(BUILTIN_FEW_SHOT)
+        registry_reader = registry.build("reader", {"name": "scifact-citances", "path": self.config.examples})
+        pool = [
+            (it.sentence, it.references)
+            for it in registry_reader.read(skip_bad=True)
+            if isinstance(it, SentenceItem) and it.references
+        ]
+        rng = random.Random(self.config.seed)
+        return rng.sample(pool, min(self.config.n_examples, len(pool)))
+
+    def messages(self, item: SentenceItem, k: int) -> list[dict[str, str]]:
+        msgs = [{"role": "system", "content": FEW_SHOT_SYSTEM}]
+        for sentence, claims in self.shots:
+            msgs.append({"role": "user", "content": f"Sentence: {sentence}"})
+            msgs.append({"role": "assistant", "content": "\n".join(claims)})
+        context = " ".join((*item.context_before, *item.context_after)).strip()
+        user = (f"Context: {context}\n" if context else "") + f"Sentence: {item.sentence}\nAt most {k} claims."
+        msgs.append({"role": "user", "content": user})
+        return msgs
+
+    def generate(self, items: Sequence[SentenceItem], tick: Any = None) -> Generated:
+        cleaned = [clean_sentence(it.sentence) for it in items]
+        mentions = self.ner.mentions([c.text for c in cleaned])
+        ks = [min(self.config.max_claims, max(1, len(ms))) for ms in mentions]
+        replies = self.llm.complete([self.messages(it, k) for it, k in zip(items, ks, strict=True)])
+        outputs = [_claim_lines(r)[:k] for r, k in zip(replies, ks, strict=True)]
+        return _collect(self.name, items, cleaned, mentions, outputs, {"k": ks})
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|claim\s*\d*\s*:)\s*", re.I)
+
+
+def _claim_lines(reply: str) -> list[str]:
+    out = []
+    for line in re.sub(r"<think>.*?</think>", "", reply, flags=re.S | re.I).splitlines():
+        line = _BULLET.sub("", line).strip().strip('"').strip()
+        if line and not line.endswith(":"):
+            out.append(line)
+    return out
+
+
+def _collect(
+    name: str,
+    items: Sequence[SentenceItem],
+    cleaned: Sequence[Any],
+    mentions: Sequence[Sequence[Any]],
+    outputs: Sequence[Sequence[str]],
+    extra: dict[str, list[Any]],
+) -> Generated:
+    """Deduplicated, tidied claims per item; the key entity is the first mention the claim contains."""
+    claims: list[GeneratedClaim] = []
+    rejects: list[Reject] = []
+    for n, (it, outs) in enumerate(zip(items, outputs, strict=True)):
+        seen: set[str] = set()
+        for raw in outs:
+            text = finish_sentence(raw)
+            if not text or text.lower() in seen or word_count(text) < 3:
+                continue
+            seen.add(text.lower())
+            entity = next((m.text for m in mentions[n] if m.text.lower() in text.lower()), None)
+            details = {**_source_details(it, cleaned[n].text), "entity": entity, **{k: v[n] for k, v in extra.items()}}
+            claims.append(GeneratedClaim(it.id, text, entity, name, details))
+        if not seen:
+            rejects.append(Reject(item_id=it.id, stage="generate", reason="no_claims_generated", ref=it.ref))
+    return Generated(claims, rejects)
+
+
+registry.register("generator", "seq2seq", Seq2SeqGeneratorConfig)(Seq2SeqGenerator)
+registry.register("generator", "llm", LLMGeneratorConfig)(LLMGenerator)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The pipeline
+
+
+class ClaimGenConfig(ComponentConfig):
+    reader: dict[str, Any] | None = None
+    generator: dict[str, Any] = {"name": "entity"}
+    negator: dict[str, Any] | None = {"name": "kbin"}
+    embedder: dict[str, Any] = {"name": "sentence-transformers"}
+    # NOT_ENOUGH_INFO: which claim is paired (the supported claim, its negation, or either at random) and
+    # how far down the similarity ranking to look for an abstract without the claim's key entity.
+    nei_claim: Literal["claim", "negation", "either"] = "either"
+    nei_top_k: int = Field(20, ge=1)
+    nei_use_citing: bool = True
+    balance: bool = True
+    seed: int = 13
+    labels: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
+
+
+@dataclass
+class _Paired:
+    claim: GeneratedClaim
+    doc: Document
+    negation: Any = None  # a Negation from the negator, or None
+
+
+class ClaimGen:
+    """Sentences (citances) -> SUPPORTED / REFUTED / NOT_ENOUGH_INFO examples (Wright et al. 2022)."""
+
+    def __init__(self, config: ClaimGenConfig) -> None:
+        self.config = config
+        self._generator: Any = None
+        self._negator: Any = None
+        self._embedder: Any = None
+
+    @property
+    def generator(self) -> Any:
+        if self._generator is None:
+            self._generator = registry.build("generator", self.config.generator)
+        return self._generator
+
+    @property
+    def negator(self) -> Any:
+        if self._negator is None and self.config.negator is not None:
+            self._negator = registry.build("negator", self.config.negator)
+        return self._negator
+
+    @property
+    def embedder(self) -> Any:
+        if self._embedder is None:
+            self._embedder = registry.build("embedder", self.config.embedder)
+        return self._embedder
+
+    @property
+    def components(self) -> dict[str, str]:
+        out = {"generator": self.generator.model_id, "embedder": self.embedder.model_id}
+        if self.negator is not None:
+            out["negator"] = self.negator.model_id
+        return out
+
+    def build(self, records: Sequence[SentenceItem | Reject], progress: Progress | None = None) -> BuildResult:
+        records = list(records)
+        progress = progress or SilentProgress()
+        cfg = self.config
+        items: list[SentenceItem] = []
+        rejects: list[Reject] = []
+        seen: set[str] = set()
+        for r in records:
+            if isinstance(r, Reject):
+                rejects.append(r)
+            elif r.id in seen:
+                rejects.append(Reject(item_id=r.id, stage="filter", reason="duplicate_item_id", ref=r.ref))
+            elif not r.sentence.strip():
+                rejects.append(Reject(item_id=r.id, stage="filter", reason="empty_sentence", ref=r.ref))
+                seen.add(r.id)
+            elif not (r.cited or r.citing):
+                rejects.append(Reject(item_id=r.id, stage="filter", reason="no_evidence_document", ref=r.ref))
+                seen.add(r.id)
+            else:
+                seen.add(r.id)
+                items.append(r)
+        n_input = len(records)
+        with progress.stage("generate claims") as tick:
+            gen = self.generator.generate(items, tick)
+        rejects.extend(gen.rejects)
+        by_id = {it.id: it for it in items}
+        with progress.stage("choose evidence") as tick:
+            paired = self._evidence(gen.claims, by_id, tick)
+        if self.negator is not None:
+            with progress.stage("negate") as tick:
+                negs = self.negator.negate([p.claim.text for p in paired], progress=tick)
+            for p, neg in zip(paired, negs, strict=True):
+                if neg.text is None:
+                    rejects.append(
+                        Reject(
+                            item_id=p.claim.item_id,
+                            scope="example",
+                            stage="negate",
+                            reason=neg.reason or "no_negation",
+                            detail=p.claim.text[:200],
+                            ref=by_id[p.claim.item_id].ref,
+                        )
+                    )
+                else:
+                    p.negation = neg
+        examples: list[Example] = []
+        counter: dict[str, int] = {}
+        for p in paired:
+            it = by_id[p.claim.item_id]
+            k = counter[it.id] = counter.get(it.id, 0) + 1
+            examples.append(self._example(it, k, Label.SUPPORTED, p.claim.text, p.doc, p.claim, {}))
+            if p.negation is not None:
+                examples.append(
+                    self._example(
+                        it, k, Label.REFUTED, p.negation.text, p.doc, p.claim, {"negation": p.negation.details}
+                    )
+                )
+        with progress.stage("pair NEI evidence") as tick:
+            nei, nei_rejects = self._nei(paired, by_id, tick)
+        examples.extend(nei)
+        rejects.extend(nei_rejects)
+        unwanted = [e for e in examples if e.label not in cfg.labels]
+        rejects.extend(
+            Reject(
+                item_id=e.source_item_id,
+                scope="example",
+                stage="labels",
+                reason="label_not_requested",
+                detail=e.id,
+                ref=e.provenance.source,
+            )
+            for e in unwanted
+        )
+        examples = [e for e in examples if e.label in cfg.labels]
+        if cfg.balance:
+            examples, dropped = balance_labels(examples, cfg.labels, cfg.seed)
+            rejects.extend(dropped)
+        all_items = [r for r in records if isinstance(r, SentenceItem)]
+        unique = list({it.id: it for it in all_items}.values())
+        return account(unique, examples, rejects, n_input, self.components, cfg.model_dump(mode="json"))
+
+    def _evidence(self, claims: Sequence[GeneratedClaim], by_id: dict[str, SentenceItem], tick: Any) -> list[_Paired]:
+        """The evidence abstract of each claim: the cited document (the most similar one, by embedding,
+        when the sentence cites several); a plain sentence's own document when nothing is cited."""
+        multi = [c for c in claims if len(by_id[c.item_id].cited) > 1]
+        best: dict[int, Document] = {}
+        if multi:
+            docs = list({d.id: d for c in multi for d in by_id[c.item_id].cited}.values())
+            vecs = self.embedder.embed([c.text for c in multi] + [d.text for d in docs], progress=tick)
+            cv, dv = vecs[: len(multi)], vecs[len(multi) :]
+            index = {d.id: i for i, d in enumerate(docs)}
+            for c, v in zip(multi, cv, strict=True):
+                cited = by_id[c.item_id].cited
+                sims = [float(dv[index[d.id]] @ v) for d in cited]
+                best[id(c)] = cited[int(np.argmax(sims))]
+        out = []
+        for c in claims:
+            it = by_id[c.item_id]
+            doc = best.get(id(c)) or (it.cited[0] if it.cited else it.citing)
+            assert doc is not None
+            out.append(_Paired(c, doc))
+        return out
+
+    def _nei(
+        self, paired: Sequence[_Paired], by_id: dict[str, SentenceItem], tick: Any
+    ) -> tuple[list[Example], list[Reject]]:
+        cfg = self.config
+        rng = random.Random(cfg.seed)
+        pool = list(
+            {d.id: d for it in by_id.values() for d in (*it.cited, *((it.citing,) if it.citing else ()))}.values()
+        )
+        examples: list[Example] = []
+        rejects: list[Reject] = []
+        if not paired:
+            return examples, rejects
+        hay = [content_lemmas(d.title + " " + d.text) for d in pool]
+        texts = [p.claim.text for p in paired]
+        vecs = self.embedder.embed(texts + [d.text for d in pool], progress=tick)
+        cv, dv = vecs[: len(texts)], vecs[len(texts) :]
+        index = {d.id: i for i, d in enumerate(pool)}
+        k = min(cfg.nei_top_k, len(pool))
+        counter: dict[str, int] = {}
+        for n, p in enumerate(paired):
+            it = by_id[p.claim.item_id]
+            j = counter[it.id] = counter.get(it.id, 0) + 1
+            use_negation = p.negation is not None and (
+                cfg.nei_claim == "negation" or (cfg.nei_claim == "either" and rng.random() < 0.5)
+            )
+            claim_text = p.negation.text if use_negation else p.claim.text
+            needle = content_lemmas(p.claim.entity or "") or content_lemmas(p.claim.text)
+            own = {d.id for d in it.cited} | {p.doc.id}
+            chosen: tuple[Document, str, dict[str, Any]] | None = None
+            citing = it.citing if cfg.nei_use_citing and it.citing is not None and it.citing.id not in own else None
+            if citing is not None and not contains_content(hay[index[citing.id]], needle):
+                chosen = (citing, "citing_abstract", {})
+            if chosen is None:
+                sims = dv @ cv[n]
+                order = np.argsort(-sims, kind="stable")
+                rank = 0
+                for i in order:
+                    d = pool[int(i)]
+                    if d.id in own or (it.citing is not None and d.id == it.citing.id):
+                        continue
+                    if rank >= k:
+                        break
+                    if not contains_content(hay[int(i)], needle):
+                        chosen = (
+                            d,
+                            "related_abstract",
+                            {"evidence_rank": rank, "evidence_cosine": round(float(sims[i]), 6)},
+                        )
+                        break
+                    rank += 1
+            if chosen is None:
+                rejects.append(
+                    Reject(
+                        item_id=it.id,
+                        scope="example",
+                        stage="nei",
+                        reason="no_abstract_without_entity_in_top_k",
+                        detail=f"k={k} entity={p.claim.entity!r}",
+                        ref=it.ref,
+                    )
+                )
+                continue
+            doc, how, extra = chosen
+            details = {"nei_evidence": how, "nei_claim": "negation" if use_negation else "claim", **extra}
+            if use_negation:
+                details["negation"] = p.negation.details
+            examples.append(self._example(it, j, Label.NOT_ENOUGH_INFO, claim_text, doc, p.claim, details))
+        return examples, rejects
+
+    def _example(
+        self,
+        item: SentenceItem,
+        k: int,
+        label: Label,
+        claim: str,
+        doc: Document,
+        source: GeneratedClaim,
+        details: dict[str, Any],
+    ) -> Example:
+        suffix = {Label.SUPPORTED: "S", Label.REFUTED: "R", Label.NOT_ENOUGH_INFO: "N"}[label]
+        return Example(
+            id=f"{item.id}#{k}{suffix}",
+            claim=claim,
+            evidence=doc.text,
+            evidence_id=doc.id,
+            label=label,
+            source_item_id=item.id,
+            method=f"{METHOD}-{source.generator}",
+            provenance=Provenance(
+                method=f"{METHOD}-{source.generator}",
+                method_version=__version__,
+                source=item.ref,
+                components=self.components,
+                params=self.config.model_dump(mode="json", exclude={"reader", "generator", "negator", "embedder"}),
+                details={**source.details, "supported_claim": source.text, **details},
+            ),
+        )
+
+
+@registry.register("pipeline", METHOD, ClaimGenConfig)
+def build_claimgen(config: ClaimGenConfig) -> ClaimGen:
+    """Scientific sentences/citances -> three-label dataset (ClaimGen-Entity/-BART + KBIN, Wright et al.)."""
+    return ClaimGen(config)

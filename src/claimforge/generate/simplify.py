@@ -124,7 +124,7 @@ def clean_sentence(text: str) -> Cleaned:
     t = _sub(_FIG_PAREN, "", t, "figure_reference", edits)
     t = _sub(_BRACKETS, "", t, "bracket", edits)
     t = _parentheticals(t, edits)
-    t = _sub(_MID_CONNECTIVE, ",", t, "connective", edits)
+    t = _sub(_MID_CONNECTIVE, "", t, "connective", edits)
     for _ in range(3):  # "However, for example, ..."
         stripped = _OPENER.sub("", t, count=1)
         if stripped == t:
@@ -175,10 +175,10 @@ def _subject_of(tok: Any) -> Any | None:
 
 
 def _is_predicate(tok: Any) -> bool:
-    """A verb, or a nominal/adjectival predicate with a copula."""
+    """A verb, a nominal/adjectival predicate with a copula, or anything with a subject of its own."""
     if tok.tag_.startswith("VB") or tok.tag_ == "MD":
         return True
-    return any(c.dep_ == "cop" for c in tok.children)
+    return any(c.dep_ in ("cop",) + _SUBJ for c in tok.children)
 
 
 def _conj_predicates(tok: Any) -> list[Any]:
@@ -208,6 +208,8 @@ def clauses(doc: Any) -> list[Clause]:
         while queue:
             pred, inherited = queue.pop(0)
             toks = _subtree(pred)
+            if pred.dep_ == "conj":  # its own coordinator: "[, and] the drug inhibits X"
+                toks -= {c.i for c in pred.children if c.dep_ in ("cc", "punct") and c.i < pred.i}
             for conj in _conj_predicates(pred):
                 toks -= _subtree(conj)
                 _drop_coordinator(toks, conj)
@@ -239,20 +241,35 @@ def clauses(doc: Any) -> list[Clause]:
     return out
 
 
+_NOMINAL_DEPS = ("nsubj", "nsubj:pass", "obj", "iobj", "obl", "nmod", "appos", "compound", "nmod:poss", "conj")
+
+
+def _nominal(tok: Any) -> bool:
+    """A noun, or a word the (general-domain) tagger mislabels but the parse attaches as a nominal."""
+    return tok.tag_ in _NOMINAL_TAGS or (tok.dep_ in _NOMINAL_DEPS and not tok.tag_.startswith(("VB", "MD", "RB")))
+
+
+def _nominal_conjuncts(first: Any) -> list[Any]:
+    """Conjuncts of ``first`` that are noun phrases (not clauses: no subject or object of their own)."""
+    return [
+        c for c in first.children if c.dep_ == "conj" and not any(g.dep_ in _SUBJ + ("obj", "cop") for g in c.children)
+    ]
+
+
 def _coordination(doc: Any, i: int) -> tuple[Any, list[Any]] | None:
     """The nominal coordination containing token i: (first conjunct, all conjuncts), or None."""
     tok = doc[i]
     while True:
-        if tok.dep_ == "conj" and tok.head.tag_ in _NOMINAL_TAGS and tok.tag_ in _NOMINAL_TAGS:
+        if tok.dep_ == "conj" and _nominal(tok.head) and tok.i in {c.i for c in _nominal_conjuncts(tok.head)}:
             first = tok.head
             break
-        if any(c.dep_ == "conj" and c.tag_ in _NOMINAL_TAGS for c in tok.children) and tok.tag_ in _NOMINAL_TAGS:
+        if _nominal(tok) and _nominal_conjuncts(tok) and not _is_predicate(tok):
             first = tok
             break
         if tok.head.i == tok.i or tok.dep_ in ("nsubj", "nsubj:pass", "obj", "obl", "ROOT") or _is_predicate(tok):
             return None
         tok = tok.head
-    members = [first] + [c for c in first.children if c.dep_ == "conj" and c.tag_ in _NOMINAL_TAGS]
+    members = [first, *_nominal_conjuncts(first)]
     return (first, members) if len(members) >= 2 else None
 
 
@@ -269,7 +286,7 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
         return tokens
     out = set(tokens)
     for m in members:
-        if m is keep:
+        if m.i == keep.i:
             continue
         out -= _member_tokens(m, members)
     for m in members:
@@ -289,7 +306,7 @@ def _member_tokens(m: Any, members: Sequence[Any]) -> set[int]:
     subtree contains all of them)."""
     toks = _subtree(m)
     for other in members:
-        if other is not m and other.head is m:
+        if other.i != m.i and other.head.i == m.i:
             toks -= _subtree(other)
     return toks
 
@@ -338,7 +355,7 @@ def render(doc: Any, tokens: Iterable[int], replace: dict[int, str] | None = Non
         gap = tok.whitespace_ if n + 1 < len(keep) and keep[n + 1] == i + 1 else " "
         parts.append(text + gap)
     text = "".join(parts).strip()
-    text = re.sub(r"^[,;:.\-–—\s]+", "", text)
+    text = re.sub(r"^(?:[,;:.\-–—\s]|(?:and|or|but|whereas|while)\b)+", "", text, flags=re.I)
     text = re.sub(r"\s*[,;:]\s*$", "", text)
     text = re.sub(r"([,;:])\s*(?=[,;:.])", "", text)
     text = re.sub(r"\(\s*\)", "", text)

@@ -1,0 +1,568 @@
+"""Claim negations (component kind ``negator``): KBIN (Wright et al. 2022, Algorithm 1) and two baselines.
+
+KBIN, for a claim c:
+  1. entities of c (the NER model's mentions, noun phrases, and the main verbs for WordNet);
+  2. link each to a concept of each configured knowledge base (GO, HPO, WordNet, MeSH, UMLS, ...);
+  3. candidate concepts: the concept's siblings of the same type (co-hyponyms), and for verbs and
+     adjectives WordNet antonyms;
+  4. rank the siblings by embedding distance to the entity (the paper: cui2vec; here the sentence
+     embedder on the names) and keep the ``top_n`` closest;
+  5. substitute each candidate's canonical name and aliases for the entity (plural and verb inflection
+     follow the original word) and keep, per candidate concept, the most fluent sentence (lowest
+     perplexity under the configured language model);
+  6. return the sentence that the NLI model finds most contradictory to c (premise c, hypothesis the
+     candidate), if its contradiction probability reaches ``min_contradiction``.
+
+Baselines: ``random-entity`` replaces one entity with a random entity of the same label taken from the other
+claims of the batch; ``not-insertion`` negates the main verb with "not" (flagged ``artefact_prone`` in the
+provenance: a verifier can learn to spot the word "not" instead of checking evidence).
+
+The ``kbin`` pipeline negates given claims (SUPPORTED examples of a built dataset, or any sentence reader)
+and writes SUPPORTED / REFUTED pairs with the claim's evidence.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import Field
+
+from claimforge import __version__
+from claimforge.generate.base import BuildResult, account, balance_labels
+from claimforge.progress import Progress, SilentProgress
+from claimforge.records import Example, Label, Pair, Provenance, Reject, SentenceItem
+from claimforge.registry import ComponentConfig, registry
+
+
+@dataclass(frozen=True)
+class Negation:
+    """A negated claim (``text``), or ``text=None`` with the ``reason`` none was made."""
+
+    text: str | None
+    reason: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Target:
+    """A span of the claim that can be replaced: its text, char offsets, part of speech and tag."""
+
+    text: str
+    start: int
+    end: int
+    pos: Literal["n", "v", "a"]
+    tag: str
+    label: str
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    text: str
+    target: _Target
+    concept: Any  # the replacement concept
+    linked: Any  # the concept the entity was linked to
+    relation: str  # sibling | antonym
+    alias: str
+
+
+# ---------------------------------------------------------------------------------------------------
+# Inflection of replacements
+
+
+@functools.lru_cache(maxsize=100_000)
+def _inflect(word: str, tag: str) -> str:
+    from lemminflect import getInflection
+
+    forms = getInflection(word, tag=tag)
+    return forms[0] if forms else word
+
+
+def inflect_like(alias: str, original: str, tag: str, pos: str) -> str:
+    """Put ``alias`` in the form of the word it replaces: plural nouns pluralise the alias's last word,
+    verbs take the original's tense/person; a capitalised sentence start stays capitalised."""
+    words = alias.split()
+    if not words:
+        return alias
+    if pos == "n" and tag in ("NNS", "NNPS") and not words[-1].endswith("s"):
+        words[-1] = _inflect(words[-1], "NNS")
+    elif pos == "v" and tag in ("VBZ", "VBD", "VBN", "VBG", "VBP"):
+        words[0] = _inflect(words[0], tag)
+    out = " ".join(words)
+    if original[:1].isupper() and not original.isupper() and out[:1].islower():
+        out = out[0].upper() + out[1:]
+    return out
+
+
+_BAD_ALIAS = re.compile(r"[,;()\[\]{}<>]|\bNOS\b|\bunspecified\b|\bother\b", re.I)
+
+
+def usable_alias(alias: str, original: str, claim: str, max_words: int) -> bool:
+    """Aliases worth substituting: short, no bracketed qualifiers or "NOS", different from the original,
+    and not already in the claim."""
+    a = alias.strip()
+    if not a or len(a.split()) > max_words or _BAD_ALIAS.search(a):
+        return False
+    if a.lower() == original.lower() or a.lower() in claim.lower():
+        return False
+    return any(ch.isalpha() for ch in a)
+
+
+def replace_span(claim: str, start: int, end: int, text: str) -> str:
+    out = claim[:start] + text + claim[end:]
+    return out[0].upper() + out[1:] if start == 0 and out[:1].islower() and text[:1].isalpha() else out
+
+
+# ---------------------------------------------------------------------------------------------------
+# KBIN
+
+
+class KBINConfig(ComponentConfig):
+    kbs: list[dict[str, Any]] = [{"name": "go"}, {"name": "hpo"}, {"name": "wordnet"}]
+    ner: dict[str, Any] = {"name": "spacy"}
+    nlp: dict[str, Any] = {"name": "spacy"}
+    embedder: dict[str, Any] = {"name": "sentence-transformers"}
+    lm: dict[str, Any] | None = {"name": "ngram"}  # None: skip the fluency ranking (first alias is used)
+    nli: dict[str, Any] = {"name": "embedded"}
+    top_n: int = Field(20, ge=1)  # closest siblings kept per entity (the paper: 20)
+    max_siblings: int = Field(500, ge=1)  # siblings considered before the embedding ranking
+    max_aliases: int = Field(5, ge=1)
+    max_alias_words: int = Field(6, ge=1)
+    verbs: bool = True  # WordNet antonyms and co-hyponyms of the main verbs
+    antonyms: bool = True
+    min_contradiction: float = Field(0.5, ge=0, le=1)
+
+
+class KBIN:
+    """Knowledge-base informed negations (KBIN)."""
+
+    name = "kbin"
+
+    def __init__(self, config: KBINConfig) -> None:
+        self.config = config
+        self.kbs = [registry.build("kb", spec) for spec in config.kbs]
+        self._ner: Any = None
+        self._nlp: Any = None
+        self._embedder: Any = None
+        self._lm: Any = None
+        self._nli: Any = None
+
+    def _lazy(self, attr: str, kind: str, spec: dict[str, Any]) -> Any:
+        if getattr(self, attr) is None:
+            setattr(self, attr, registry.build(kind, spec))
+        return getattr(self, attr)
+
+    @property
+    def ner(self) -> Any:
+        return self._lazy("_ner", "ner", {**self.config.ner, "noun_chunks": True})
+
+    @property
+    def nlp(self) -> Any:
+        return self._lazy("_nlp", "nlp", self.config.nlp)
+
+    @property
+    def embedder(self) -> Any:
+        return self._lazy("_embedder", "embedder", self.config.embedder)
+
+    @property
+    def lm(self) -> Any:
+        return None if self.config.lm is None else self._lazy("_lm", "lm", self.config.lm)
+
+    @property
+    def nli(self) -> Any:
+        return self._lazy("_nli", "nli", self.config.nli)
+
+    @property
+    def model_id(self) -> str:
+        parts = [f"kbs={'+'.join(kb.model_id for kb in self.kbs)}", f"nli={self.nli.model_id}"]
+        if self.lm is not None:
+            parts.append(f"lm={self.lm.model_id}")
+        return "kbin(" + ",".join(parts) + ")"
+
+    # -- steps ------------------------------------------------------------------------------------
+    def targets(self, claims: Sequence[str]) -> list[list[_Target]]:
+        """Replaceable spans per claim: entity mentions (nouns) and, when enabled, main verbs."""
+        mentions = self.ner.mentions(list(claims))
+        docs = self.nlp.parse(list(claims)) if self.config.verbs else [None] * len(claims)
+        out: list[list[_Target]] = []
+        for ms, doc in zip(mentions, docs, strict=True):
+            ts: list[_Target] = []
+            taken: list[tuple[int, int]] = []
+            for m in ms:
+                tag = _span_tag(doc, m.start, m.end)
+                ts.append(_Target(m.text, m.start, m.end, "n", tag, m.label))
+                taken.append((m.start, m.end))
+            if doc is not None:
+                for tok in doc:
+                    s, e = tok.idx, tok.idx + len(tok.text)
+                    if any(a < e and s < b for a, b in taken):
+                        continue
+                    if tok.dep_ in ("aux", "aux:pass", "cop") or tok.lower_ in ("is", "are", "was", "were", "be"):
+                        continue
+                    if tok.tag_.startswith("VB") and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp", "acl:relcl"):
+                        ts.append(_Target(tok.text, s, e, "v", tok.tag_, "VERB"))
+                    elif tok.tag_.startswith("JJ") and tok.dep_ in ("amod", "ROOT", "conj", "xcomp"):
+                        ts.append(_Target(tok.text, s, e, "a", tok.tag_, "ADJ"))
+            out.append(sorted(ts, key=lambda t: t.start))
+        return out
+
+    def _link(self, target: _Target) -> list[tuple[Any, Any, _Target]]:
+        """(kb, concept, replaced span) triples: the full mention links first; failing that its last two
+        words, then its head word (and only those words are replaced: "hepatic [gluconeogenesis]")."""
+        words = target.text.split()
+        variants = [target.text]
+        if target.pos == "n" and len(words) > 2:
+            variants.append(" ".join(words[-2:]))
+        if target.pos == "n" and len(words) > 1:
+            variants.append(words[-1])
+        for v in variants:
+            sub = (
+                target
+                if v == target.text
+                else _Target(v, target.end - len(v), target.end, target.pos, target.tag, target.label)
+            )
+            found = [(kb, c, sub) for kb in self.kbs for c in kb.link(v, pos=target.pos)[:1]]
+            if found:
+                return found
+        return []
+
+    def candidates(self, claim: str, targets: Sequence[_Target]) -> tuple[list[_Candidate], dict[str, int]]:
+        """Replacement sentences per (target, candidate concept), before fluency and NLI ranking."""
+        stats = {"targets": len(targets), "linked": 0, "concepts": 0}
+        cands: list[_Candidate] = []
+        for t in targets:
+            links = self._link(t)
+            if links:
+                stats["linked"] += 1
+            for kb, concept, t in links:  # noqa: PLW2901 - the span actually linked
+                related: list[tuple[Any, str]] = []
+                if self.config.antonyms and t.pos in ("v", "a"):
+                    related += [(a, "antonym") for a in kb.antonyms(concept)]
+                sibs = kb.siblings(concept, same_type=True, limit=self.config.max_siblings)
+                related += [(s, "sibling") for s in self._closest(t.text, sibs)]
+                for rel_concept, relation in related:
+                    stats["concepts"] += 1
+                    names = [rel_concept.name, *rel_concept.aliases][: self.config.max_aliases]
+                    for alias in names:
+                        if not usable_alias(alias, t.text, claim, self.config.max_alias_words):
+                            continue
+                        new = inflect_like(alias, t.text, t.tag, t.pos)
+                        text = replace_span(claim, t.start, t.end, new)
+                        cands.append(_Candidate(text, t, rel_concept, concept, relation, alias))
+        return cands, stats
+
+    def _closest(self, mention: str, siblings: Sequence[Any]) -> list[Any]:
+        if len(siblings) <= self.config.top_n:
+            return list(siblings)
+        vecs = self.embedder.embed([mention] + [s.name for s in siblings])
+        sims = vecs[1:] @ vecs[0]
+        order = np.argsort(-sims, kind="stable")[: self.config.top_n]
+        return [siblings[int(i)] for i in order]
+
+    def negate(self, claims: Sequence[str], progress: Any = None) -> list[Negation]:
+        targets = self.targets(claims)
+        per_claim: list[list[_Candidate]] = []
+        stats: list[dict[str, int]] = []
+        for n, (claim, ts) in enumerate(zip(claims, targets, strict=True)):
+            if progress is not None and n % 100 == 0:
+                progress(n, len(claims))
+            cands, st = self.candidates(claim, ts)
+            per_claim.append(cands)
+            stats.append(st)
+        # fluency: per (claim, target, concept) keep the lowest-perplexity alias
+        flat = [c for cands in per_claim for c in cands]
+        ppl = self.lm.perplexity([c.text for c in flat]) if self.lm is not None and flat else np.zeros(len(flat))
+        best: list[list[tuple[_Candidate, float]]] = []
+        i = 0
+        for cands in per_claim:
+            group: dict[tuple[int, str], tuple[_Candidate, float]] = {}
+            for c in cands:
+                key = (c.target.start, c.concept.id)
+                p = float(ppl[i])
+                i += 1
+                if key not in group or p < group[key][1]:
+                    group[key] = (c, p)
+            best.append(list(group.values()))
+        # contradiction with the original claim
+        pairs = [
+            Pair(id=f"{n}:{k}", claim=c.text, evidence=(claims[n],))
+            for n, bs in enumerate(best)
+            for k, (c, _) in enumerate(bs)
+        ]
+        probs = self.nli.predict_proba(pairs) if pairs else np.zeros((0, 3))
+        out: list[Negation] = []
+        i = 0
+        for n, bs in enumerate(best):
+            if not bs:
+                st = stats[n]
+                why = (
+                    "no_entities" if not st["targets"] else "no_entity_linked" if not st["linked"] else "no_candidates"
+                )
+                out.append(Negation(None, why, {"stats": st}))
+                continue
+            p = probs[i : i + len(bs)]
+            i += len(bs)
+            k = int(np.argmax(p[:, 1]))
+            c, perplexity = bs[k]
+            contradiction = float(p[k, 1])
+            details = {
+                "method": "kbin",
+                "original_claim": claims[n],
+                "replaced": c.target.text,
+                "replaced_pos": c.target.pos,
+                "replacement": c.alias,
+                "relation": c.relation,
+                "kb": c.concept.kb,
+                "linked_concept": {"id": c.linked.id, "name": c.linked.name},
+                "replacement_concept": {"id": c.concept.id, "name": c.concept.name, "types": list(c.concept.types)},
+                "perplexity": round(perplexity, 3),
+                "contradiction": round(contradiction, 4),
+                "entailment": round(float(p[k, 0]), 4),
+                "candidates": len(bs),
+                "stats": stats[n],
+            }
+            if contradiction < self.config.min_contradiction:
+                out.append(Negation(None, "contradiction_below_threshold", details))
+            else:
+                out.append(Negation(c.text, None, details))
+        if progress is not None:
+            progress(len(claims), len(claims))
+        return out
+
+
+def _span_tag(doc: Any, start: int, end: int) -> str:
+    """The tag of the last token of a span (its head in English noun phrases)."""
+    if doc is None:
+        return "NN"
+    toks = [t for t in doc if t.idx < end and t.idx + len(t.text) > start]
+    if not toks:
+        return "NN"
+    last = toks[-1]
+    if last.tag_ in ("NNS", "NNPS"):
+        return last.tag_
+    from claimforge.nlp.normalize import lemma
+
+    return "NNS" if last.lower_.endswith("s") and lemma(last.lower_) != last.lower_ else "NN"
+
+
+registry.register("negator", "kbin", KBINConfig)(KBIN)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Baselines
+
+
+class RandomEntityConfig(ComponentConfig):
+    ner: dict[str, Any] = {"name": "spacy"}
+    seed: int = 13
+
+
+class RandomEntityNegator:
+    """Baseline: one entity replaced by a random entity of the same label from the other claims."""
+
+    name = "random-entity"
+
+    def __init__(self, config: RandomEntityConfig) -> None:
+        self.config = config
+        self.ner = registry.build("ner", {**config.ner, "noun_chunks": False})
+
+    @property
+    def model_id(self) -> str:
+        return f"random-entity(ner={self.ner.model_id})"
+
+    def negate(self, claims: Sequence[str], progress: Any = None) -> list[Negation]:
+        rng = random.Random(self.config.seed)
+        mentions = self.ner.mentions(list(claims))
+        pool: dict[str, list[str]] = {}
+        for ms in mentions:
+            for m in ms:
+                pool.setdefault(m.label, []).append(m.text)
+        out = []
+        for claim, ms in zip(claims, mentions, strict=True):
+            if not ms:
+                out.append(Negation(None, "no_entities"))
+                continue
+            m = rng.choice(ms)
+            options = sorted(
+                {x for x in pool.get(m.label, []) if x.lower() != m.text.lower() and x.lower() not in claim.lower()}
+            )
+            if not options:
+                out.append(Negation(None, "no_candidates"))
+                continue
+            new = rng.choice(options)
+            text = replace_span(claim, m.start, m.end, new)
+            out.append(
+                Negation(
+                    text,
+                    None,
+                    {
+                        "method": "random-entity",
+                        "original_claim": claim,
+                        "replaced": m.text,
+                        "replacement": new,
+                        "label": m.label,
+                    },
+                )
+            )
+        return out
+
+
+class NotInsertionConfig(ComponentConfig):
+    nlp: dict[str, Any] = {"name": "spacy"}
+
+
+_BE_HAVE = {
+    "is",
+    "are",
+    "was",
+    "were",
+    "can",
+    "could",
+    "may",
+    "might",
+    "must",
+    "will",
+    "would",
+    "should",
+    "has",
+    "have",
+    "had",
+    "does",
+    "do",
+    "did",
+}
+
+
+class NotInsertionNegator:
+    """Baseline: "not" inserted after the first auxiliary, or "does not" + the main verb's lemma.
+    Artefact-prone: the word "not" alone gives the label away (flagged in provenance)."""
+
+    name = "not-insertion"
+
+    def __init__(self, config: NotInsertionConfig) -> None:
+        self.config = config
+        self.nlp = registry.build("nlp", config.nlp)
+
+    @property
+    def model_id(self) -> str:
+        return f"not-insertion(parser={self.nlp.model_id})"
+
+    def negate(self, claims: Sequence[str], progress: Any = None) -> list[Negation]:
+        from claimforge.generate.simplify import render
+
+        out = []
+        for claim, doc in zip(claims, self.nlp.parse(list(claims)), strict=True):
+            details = {"method": "not-insertion", "original_claim": claim, "artefact_prone": True}
+            if re.search(r"\b(?:not|no|never|n't)\b", claim, re.I):
+                out.append(Negation(None, "already_negated", details))
+                continue
+            aux = next((t for t in doc if t.lower_ in _BE_HAVE), None)
+            replace: dict[int, str] = {}
+            if aux is not None:
+                replace[aux.i] = f"{aux.text} not"
+            else:
+                verb = next((t for t in doc if t.tag_ in ("VBZ", "VBP", "VBD")), None)
+                if verb is None:
+                    out.append(Negation(None, "no_finite_verb", details))
+                    continue
+                do = {"VBZ": "does", "VBP": "do", "VBD": "did"}[verb.tag_]
+                replace[verb.i] = f"{do} not {verb.lemma_ or verb.text}"
+            text = render(doc, range(len(doc)), replace)
+            out.append(Negation(text, None, details) if text else Negation(None, "render_failed", details))
+        return out
+
+
+registry.register("negator", "random-entity", RandomEntityConfig)(RandomEntityNegator)
+registry.register("negator", "not-insertion", NotInsertionConfig)(NotInsertionNegator)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The kbin pipeline: negations of given claims
+
+
+class KBINPipelineConfig(ComponentConfig):
+    reader: dict[str, Any] | None = None
+    negator: dict[str, Any] = {"name": "kbin"}
+    include_original: bool = True  # the claim itself as SUPPORTED with the same evidence
+    balance: bool = False
+    seed: int = 13
+
+
+class KBINPipeline:
+    """Claims with evidence -> REFUTED negations (and the SUPPORTED originals) with the same evidence."""
+
+    def __init__(self, config: KBINPipelineConfig) -> None:
+        self.config = config
+        self.negator = registry.build("negator", config.negator)
+
+    @property
+    def components(self) -> dict[str, str]:
+        return {"negator": self.negator.model_id}
+
+    def build(self, records: Sequence[SentenceItem | Reject], progress: Progress | None = None) -> BuildResult:
+        progress = progress or SilentProgress()
+        records = list(records)
+        items = [r for r in records if isinstance(r, SentenceItem)]
+        rejects: list[Reject] = [r for r in records if isinstance(r, Reject)]
+        usable = []
+        for it in items:
+            if not (it.cited or it.citing):
+                rejects.append(Reject(item_id=it.id, stage="filter", reason="no_evidence_document", ref=it.ref))
+            else:
+                usable.append(it)
+        with progress.stage("negate") as tick:
+            negs = self.negator.negate([it.sentence for it in usable], progress=tick)
+        examples: list[Example] = []
+        for it, neg in zip(usable, negs, strict=True):
+            doc = it.cited[0] if it.cited else it.citing
+            assert doc is not None
+            if neg.text is None:
+                rejects.append(
+                    Reject(
+                        item_id=it.id,
+                        stage="negate",
+                        reason=neg.reason or "no_negation",
+                        detail=it.sentence[:200],
+                        ref=it.ref,
+                    )
+                )
+                continue
+            method = f"negation-{self.negator.name}"
+            for label, text, suffix in ((Label.SUPPORTED, it.sentence, "S"), (Label.REFUTED, neg.text, "R")):
+                if label == Label.SUPPORTED and not self.config.include_original:
+                    continue
+                examples.append(
+                    Example(
+                        id=f"{it.id}#{suffix}",
+                        claim=text,
+                        evidence=doc.text,
+                        evidence_id=doc.id,
+                        label=label,
+                        source_item_id=it.id,
+                        method=method,
+                        provenance=Provenance(
+                            method=method,
+                            method_version=__version__,
+                            source=it.ref,
+                            components=self.components,
+                            params=self.config.model_dump(mode="json", exclude={"reader", "negator"}),
+                            details={"negation": neg.details} if label == Label.REFUTED else {},
+                        ),
+                    )
+                )
+        labels = (Label.SUPPORTED, Label.REFUTED) if self.config.include_original else (Label.REFUTED,)
+        if self.config.balance:
+            examples, dropped = balance_labels(examples, labels, self.config.seed)
+            rejects.extend(dropped)
+        return account(items, examples, rejects, len(records), self.components, self.config.model_dump(mode="json"))
+
+
+@registry.register("pipeline", "kbin", KBINPipelineConfig)
+def build_kbin_pipeline(config: KBINPipelineConfig) -> KBINPipeline:
+    """Claims with evidence -> SUPPORTED originals + REFUTED negations (KBIN or a baseline negator)."""
+    return KBINPipeline(config)

@@ -1,0 +1,96 @@
+"""Sentence cleanup and parse-based simplification (the shipped parser; no other model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimforge.generate.simplify import claim_from_clause, clauses, clean_sentence
+from claimforge.registry import registry
+
+CLEANUP = [
+    ("However, metformin reduces glucose output [12, 13].", "Metformin reduces glucose output."),
+    ("Metformin reduces glucose output (Smith et al., 2010; Lee and Kim 2012).", "Metformin reduces glucose output."),
+    ("Metformin reduces glucose output [3-5, 8].", "Metformin reduces glucose output."),
+    ("Metformin reduces glucose output (see ref. 12).", "Metformin reduces glucose output."),
+    ("It has been suggested that statins possibly reduce mortality (Fig. 2A).", "Statins reduce mortality."),
+    ("Accumulating evidence suggests that lncRNAs act as miR sponges [3-5].", "lncRNAs act as miR sponges."),
+    ("We found that IL-6 (interleukin 6) levels rise after exercise.", "IL-6 levels rise after exercise."),
+    (
+        "Liu et al. show that lncRNA loc285194 inhibits colon cancer cell growth.",
+        "lncRNA loc285194 inhibits colon cancer cell growth.",
+    ),
+    ("These results, however, indicate that TNF is required for fever.", "TNF is required for fever."),
+    (
+        "Several studies have also shown that vitamin D deficiency is associated with depression.",
+        "Vitamin D deficiency is associated with depression.",
+    ),
+    # an abbreviation's definition stays when the abbreviation is used again; otherwise it goes
+    (
+        "Osteoarthritis (OA) is common, and OA pain is undertreated.",
+        "Osteoarthritis (OA) is common, and OA pain is undertreated.",
+    ),
+    ("Osteoarthritis (OA) is common in older adults.", "Osteoarthritis is common in older adults."),
+    # content openers are not discourse openers
+    ("In colon cancer, miR-211 promotes cell proliferation.", "In colon cancer, miR-211 promotes cell proliferation."),
+    # nested parentheses
+    ("Aspirin (acetylsalicylic acid (ASA)) reduces fever.", "Aspirin reduces fever."),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), CLEANUP)
+def test_clean_sentence(raw: str, expected: str) -> None:
+    assert clean_sentence(raw).text == expected
+
+
+def test_cleanup_records_its_edits() -> None:
+    edits = clean_sentence("However, we show that interleukin 6 binds its receptor on T cells [4] (Fig. 1).").edits
+    assert "opener" in edits and any(e.startswith("frame:") for e in edits)
+    assert "citation×1" in edits and "figure_reference×1" in edits
+
+
+def test_a_frame_is_kept_when_too_little_would_remain() -> None:
+    assert clean_sentence("We show that it works.").text == "We show that it works."
+
+
+@pytest.fixture(scope="module")
+def parse():
+    nlp = registry.build("nlp", {"name": "spacy", "use_cache": False})
+    return lambda text: nlp.parse([text])[0]
+
+
+def _claims(parse, text: str) -> list[tuple[str | None, str | None]]:
+    doc = parse(text)
+    return [(c.text, c.problem) for c in (claim_from_clause(doc, cl) for cl in clauses(doc))]
+
+
+def test_non_restrictive_relative_clause_is_removed(parse) -> None:
+    out = _claims(parse, "The herbicide inhibits EPSPS in the shikimate pathway, which has a key role in plants.")
+    assert out[0] == ("The herbicide inhibits EPSPS in the shikimate pathway.", None)
+
+
+def test_modal_hedge_becomes_an_assertion(parse) -> None:
+    out = _claims(parse, "lncRNA loc285194 may exert functions through targeting miR-211.")
+    assert out == [("lncRNA loc285194 exerts functions through targeting miR-211.", None)]
+
+
+def test_coordinated_clauses_are_split(parse) -> None:
+    texts = [t for t, p in _claims(parse, "The virus enters the cell, and the antibody blocks its replication.")]
+    assert texts == ["The virus enters the cell.", "The antibody blocks its replication."]
+
+
+def test_shared_subject_is_borrowed(parse) -> None:
+    texts = [t for t, p in _claims(parse, "The drug lowers blood pressure and reduces heart rate.")]
+    assert texts[1] == "Reduces heart rate."  # the general-domain parser misses "lowers"; no subject to borrow
+
+
+def test_pronoun_subject_is_flagged(parse) -> None:
+    out = _claims(parse, "They are able to regulate other proteins.")
+    assert out[0][1] == "pronoun_subject"
+
+
+def test_entity_reduces_its_coordination_list(parse) -> None:
+    doc = parse("The patients received aspirin, insulin and warfarin.")
+    (clause,) = clauses(doc)
+    for drug in ("aspirin", "insulin", "warfarin"):
+        span = {t.i for t in doc if t.text == drug}
+        assert claim_from_clause(doc, clause, span).text == f"The patients received {drug}."
