@@ -31,7 +31,7 @@ from pydantic import Field
 
 from claimforge import __version__
 from claimforge.generate.base import BuildResult, QA2DRequest, account, balance_labels, finish_sentence
-from claimforge.generate.simplify import claim_from_clause, clauses, clean_sentence
+from claimforge.generate.simplify import _finite_form, claim_from_clause, clauses, clean_sentence, verb_like
 from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import Document, Example, Label, Provenance, Reject, SentenceItem
@@ -83,6 +83,20 @@ class EntityGeneratorConfig(ComponentConfig):
     min_words: int = 4
     max_words: int = 40
     max_claims_per_sentence: int | None = Field(None, ge=1)
+    # When no clause of the parse makes a claim: use the whole cleaned sentence (if short enough and it has a
+    # finite verb), or reject the sentence.
+    fallback: Literal["cleaned_sentence", "none"] = "cleaned_sentence"
+
+
+def plausible_mentions(mentions: Sequence[Any]) -> list[Any]:
+    """NER mentions, and noun phrases that contain no word that can only be a verb (a general-domain parser
+    reads "Metformin inhibits gluconeogenesis" as one noun phrase)."""
+    out = []
+    for m in mentions:
+        if m.source == "noun_chunk" and any(verb_like(w) for w in re.findall(r"[A-Za-z]+", m.text)):
+            continue
+        out.append(m)
+    return out
 
 
 class EntityGenerator:
@@ -119,7 +133,7 @@ class EntityGenerator:
     def generate(self, items: Sequence[SentenceItem], tick: Any = None) -> Generated:
         cleaned = [clean_sentence(it.sentence) for it in items]
         texts = [c.text for c in cleaned]
-        mentions = self.ner.mentions(texts)
+        mentions = [plausible_mentions(ms) for ms in self.ner.mentions(texts)]
         if self.config.qg is not None:
             return self._generate_qg(items, cleaned, mentions)
         docs = self.nlp.parse(texts)
@@ -165,6 +179,27 @@ class EntityGenerator:
                         "path": "parse",
                     },
                 )
+            if not found and ms and self.config.fallback == "cleaned_sentence":
+                fallback = self._fallback(cl.text)
+                if fallback is None:
+                    found[cl.text] = GeneratedClaim(
+                        it.id,
+                        cl.text,
+                        ms[0].text,
+                        self.name,
+                        {
+                            **_source_details(it, cl.text),
+                            "entity": ms[0].text,
+                            "entity_label": ms[0].label,
+                            "entity_source": ms[0].source,
+                            "entities": [m.text for m in ms],
+                            "cleanup": cl.edits,
+                            "path": "cleaned_sentence",
+                            "clause_problems": sorted(set(problems)),
+                        },
+                    )
+                else:
+                    problems.append(fallback)
             made = list(found.values())[: self.config.max_claims_per_sentence]
             if not made:
                 why = "no_entities" if not ms else "no_usable_clause"
@@ -172,6 +207,19 @@ class EntityGenerator:
                 rejects.append(Reject(item_id=it.id, stage="generate", reason=why, detail=detail, ref=it.ref))
             claims.extend(made)
         return Generated(claims, rejects)
+
+    def _fallback(self, text: str) -> str | None:
+        """Why the cleaned sentence cannot stand as the claim (None: it can): used when no clause parses into
+        a claim, which with a general-domain parser happens on many biomedical sentences."""
+        problem = self._length_problem(text)
+        if problem:
+            return f"fallback_{problem}"
+        words = re.findall(r"[A-Za-z]+", text)
+        if not any(_finite_form(w.lower()) for w in words):
+            return "fallback_no_finite_verb"
+        if words and words[0].lower() in ("it", "they", "this", "these", "such", "he", "she", "we"):
+            return "fallback_pronoun_subject"
+        return None
 
     def _length_problem(self, text: str | None) -> str | None:
         n = word_count(text or "")

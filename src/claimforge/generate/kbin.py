@@ -35,6 +35,8 @@ from pydantic import Field
 
 from claimforge import __version__
 from claimforge.generate.base import BuildResult, account, balance_labels
+from claimforge.generate.claimgen import plausible_mentions
+from claimforge.generate.simplify import verb_like
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import Example, Label, Pair, Provenance, Reject, SentenceItem
 from claimforge.registry import ComponentConfig, registry
@@ -193,7 +195,7 @@ class KBIN:
         for ms, doc in zip(mentions, docs, strict=True):
             ts: list[_Target] = []
             taken: list[tuple[int, int]] = []
-            for m in ms:
+            for m in plausible_mentions(ms):
                 tag = _span_tag(doc, m.start, m.end)
                 ts.append(_Target(m.text, m.start, m.end, "n", tag, m.label))
                 taken.append((m.start, m.end))
@@ -204,8 +206,9 @@ class KBIN:
                         continue
                     if tok.dep_ in ("aux", "aux:pass", "cop") or tok.lower_ in ("is", "are", "was", "were", "be"):
                         continue
-                    if tok.tag_.startswith("VB") and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp", "acl:relcl"):
-                        ts.append(_Target(tok.text, s, e, "v", tok.tag_, "VERB"))
+                    lexical = verb_like(tok.text)
+                    if lexical or (tok.tag_.startswith("VB") and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp")):
+                        ts.append(_Target(tok.text, s, e, "v", lexical or tok.tag_, "VERB"))
                     elif tok.tag_.startswith("JJ") and tok.dep_ in ("amod", "ROOT", "conj", "xcomp"):
                         ts.append(_Target(tok.text, s, e, "a", tok.tag_, "ADJ"))
             out.append(sorted(ts, key=lambda t: t.start))

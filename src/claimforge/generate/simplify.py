@@ -376,6 +376,22 @@ def _finite_form(word: str) -> bool:
     return any(word in getInflection(verb[0], tag=t) for t in ("VBZ", "VBD"))
 
 
+@functools.lru_cache(maxsize=50_000)
+def verb_like(word: str) -> str | None:
+    """The tag (VBZ/VBD) of a word that can only be a finite verb ("inhibits", "induced"; not "increases",
+    which is also a plural noun), else None. Used where the general-domain tagger calls such verbs nouns."""
+    from lemminflect import getAllLemmas, getInflection
+
+    w = word.lower()
+    lemmas = getAllLemmas(w)
+    if "VERB" not in lemmas or "NOUN" in lemmas or "ADJ" in lemmas:
+        return None
+    for tag in ("VBZ", "VBD"):
+        if w in getInflection(lemmas["VERB"][0], tag=tag):
+            return tag
+    return None
+
+
 @dataclass(frozen=True)
 class ClauseClaim:
     """A claim rendered from one clause, with why it may be unusable (``problem``)."""

@@ -1,0 +1,323 @@
+"""ClaimGen and KBIN on fake NER / knowledge base / language model / NLI components (fast, no models), the
+shipped parser, and the hashing embedder: generation, the negation ranking steps, NEI pairing, accounting."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+from claimforge.generate.kbin import inflect_like, replace_span, usable_alias
+from claimforge.kb.base import Concept
+from claimforge.nlp.entities import Mention
+from claimforge.records import Document, Label, Reject, SentenceItem, SourceRef
+from claimforge.registry import ComponentConfig, registry
+
+ENTITIES = {
+    "metformin": "Chemical",
+    "aspirin": "Chemical",
+    "insulin": "Chemical",
+    "ibuprofen": "Chemical",
+    "warfarin": "Chemical",
+    "diabetes": "Disease",
+    "gluconeogenesis": "Process",
+    "glycolysis": "Process",
+}
+
+
+class FakeNERConfig(ComponentConfig):
+    noun_chunks: bool = True
+
+
+class FakeNER:
+    """Mentions = the known entity words, found by regex."""
+
+    model_id = "fake-ner"
+
+    def __init__(self, config: FakeNERConfig) -> None:
+        self.config = config
+
+    def mentions(self, texts: list[str], progress: Any = None) -> list[list[Mention]]:
+        out = []
+        for t in texts:
+            ms = [
+                Mention(m.group(0), m.start(), m.end(), ENTITIES[m.group(0).lower()], "ner")
+                for m in re.finditer(r"[A-Za-z]+", t)
+                if m.group(0).lower() in ENTITIES
+            ]
+            out.append(ms)
+        return out
+
+
+def _concept(cid: str, name: str, *aliases: str, t: str = "drug") -> Concept:
+    return Concept(cid, name, tuple(aliases), (t,), "fake")
+
+
+CONCEPTS = {
+    "metformin": _concept("D1", "metformin", "dimethylbiguanide"),
+    "phenformin": _concept("D2", "phenformin"),
+    "buformin": _concept("D3", "buformin", "butylbiguanide"),
+    "aspirin": _concept("D4", "aspirin", "acetylsalicylic acid"),
+    "ibuprofen": _concept("D5", "ibuprofen"),
+    "gluconeogenesis": _concept("P1", "gluconeogenesis", t="process"),
+    "glycolysis": _concept("P2", "glycolysis", t="process"),
+    "fever": _concept("X1", "fever", t="finding"),
+}
+SIBLINGS = {"D1": ["D2", "D3", "X1"], "D4": ["D5"], "P1": ["P2"]}
+
+
+class FakeKBConfig(ComponentConfig):
+    pass
+
+
+class FakeKB:
+    name = "fake"
+    model_id = "fake-kb"
+
+    def __init__(self, config: FakeKBConfig) -> None:
+        self.by_id = {c.id: c for c in CONCEPTS.values()}
+
+    def link(self, mention: str, pos: str | None = None) -> list[Concept]:
+        c = CONCEPTS.get(mention.lower())
+        return [c] if c and pos in (None, "n") else []
+
+    def siblings(self, concept: Concept, same_type: bool = True, limit: int | None = None) -> list[Concept]:
+        out = [self.by_id[i] for i in SIBLINGS.get(concept.id, [])]
+        return [c for c in out if not same_type or c.types == concept.types][:limit]
+
+    def antonyms(self, concept: Concept) -> list[Concept]:
+        return []
+
+
+class FakeLMConfig(ComponentConfig):
+    pass
+
+
+class FakeLM:
+    """Perplexity = number of characters: shorter sentences are 'more fluent'."""
+
+    model_id = "fake-lm"
+
+    def __init__(self, config: FakeLMConfig) -> None:
+        pass
+
+    def perplexity(self, texts: list[str], progress: Any = None) -> np.ndarray:
+        return np.array([float(len(t)) for t in texts])
+
+
+class FakeNLIConfig(ComponentConfig):
+    contradicted: tuple[str, ...] = ("buformin", "butylbiguanide", "glycolysis")
+
+
+class FakeNLI:
+    """Contradiction 0.9 when the hypothesis mentions a 'contradicting' word, else 0.2."""
+
+    model_id = "fake-nli"
+
+    def __init__(self, config: FakeNLIConfig) -> None:
+        self.words = config.contradicted
+
+    def predict_proba(self, pairs: list[Any], progress: Any = None) -> np.ndarray:
+        rows = []
+        for p in pairs:
+            c = 0.9 if any(w in p.claim.lower() for w in self.words) else 0.2
+            rows.append([0.05, c, 0.95 - c])
+        return np.array(rows)
+
+
+registry.register("ner", "fake-ner", FakeNERConfig)(FakeNER)
+registry.register("kb", "fake-kb", FakeKBConfig)(FakeKB)
+registry.register("lm", "fake-lm", FakeLMConfig)(FakeLM)
+registry.register("nli", "fake-nli", FakeNLIConfig)(FakeNLI)
+
+KBIN_SPEC = {
+    "name": "kbin",
+    "kbs": [{"name": "fake-kb"}],
+    "ner": {"name": "fake-ner"},
+    "lm": {"name": "fake-lm"},
+    "nli": {"name": "fake-nli"},
+    "embedder": {"name": "hashing"},
+    "verbs": False,
+}
+
+
+def _doc(i: str, text: str) -> Document:
+    return Document(id=i, title="", sentences=tuple(s + "." for s in text.split(". ")))
+
+
+DOCS = {
+    "a": _doc("a", "Metformin lowers hepatic glucose output. It inhibits gluconeogenesis in the liver"),
+    "b": _doc("b", "Aspirin reduces fever and pain. Ibuprofen is an alternative"),
+    "c": _doc("c", "Exercise improves insulin sensitivity in adults. Diet matters too"),
+    "d": _doc("d", "Statins reduce cholesterol in adults with heart disease"),
+}
+
+
+def _item(n: int, sentence: str, cited: str, citing: str | None = None) -> SentenceItem:
+    return SentenceItem(
+        id=f"t:{n}",
+        sentence=sentence,
+        cited=(DOCS[cited],),
+        citing=DOCS[citing] if citing else None,
+        ref=SourceRef(dataset="t", path="t.jsonl", line=n + 1, item_id=f"t:{n}"),
+    )
+
+
+ITEMS = [
+    _item(0, "However, metformin inhibits gluconeogenesis in the liver [12].", "a", "d"),
+    _item(1, "Aspirin reduces fever in children (Smith et al., 2010).", "b"),
+    _item(2, "Exercise improves insulin sensitivity in adults [4].", "c"),
+    _item(3, "Running is popular.", "d"),  # no entity: rejected with a reason
+]
+
+
+def _pipeline(**over: Any) -> Any:
+    spec = {
+        "name": "claimgen",
+        "generator": {"name": "entity", "ner": {"name": "fake-ner"}, "mentions": "ner"},
+        "negator": KBIN_SPEC,
+        "embedder": {"name": "hashing"},
+        "balance": False,
+        **over,
+    }
+    return registry.build("pipeline", spec)
+
+
+def test_entity_generator_makes_cleaned_claims_per_entity() -> None:
+    gen = registry.build("generator", {"name": "entity", "ner": {"name": "fake-ner"}, "mentions": "ner"})
+    out = gen.generate(ITEMS)
+    texts = [c.text for c in out.claims]
+    assert "Metformin inhibits gluconeogenesis in the liver." in texts
+    assert "Aspirin reduces fever in children." in texts
+    assert all("[" not in t and "et al" not in t for t in texts)
+    # one claim per distinct clause: both entities of item 0 give the same claim, recorded once
+    item0 = [c for c in out.claims if c.item_id == "t:0"]
+    assert len(item0) == 1 and item0[0].details["entities"] == ["Metformin", "gluconeogenesis"]
+    assert [r.reason for r in out.rejects] == ["no_entities"]
+
+
+def test_kbin_ranking_steps() -> None:
+    kbin = registry.build("negator", KBIN_SPEC)
+    claim = "Metformin inhibits gluconeogenesis."
+    (targets,) = kbin.targets([claim])
+    cands, stats = kbin.candidates(claim, targets)
+    # same-type filter: the 'finding' sibling (fever) is not a candidate
+    assert {c.concept.name for c in cands} == {"phenformin", "buformin", "glycolysis"}
+    # aliases are substituted too, capitalised at the sentence start
+    assert "Butylbiguanide inhibits gluconeogenesis." in {c.text for c in cands}
+    (neg,) = kbin.negate([claim])
+    # fluency keeps 'buformin' (shorter) over 'butylbiguanide'; NLI prefers the buformin/glycolysis swaps
+    # over phenformin; ties go to the first candidate
+    assert neg.text == "Buformin inhibits gluconeogenesis."
+    assert neg.details["relation"] == "sibling" and neg.details["contradiction"] == pytest.approx(0.9)
+    assert neg.details["linked_concept"]["id"] == "D1"
+
+
+def test_kbin_threshold_and_reasons() -> None:
+    kbin = registry.build("negator", {**KBIN_SPEC, "min_contradiction": 0.95})
+    negs = kbin.negate(["Metformin inhibits gluconeogenesis.", "Running is popular.", "Insulin works."])
+    assert [n.reason for n in negs] == ["contradiction_below_threshold", "no_entities", "no_entity_linked"]
+    assert negs[0].details["replacement"]  # the best candidate is still reported
+
+
+def test_kbin_embedding_ranking_keeps_top_n() -> None:
+    kbin = registry.build("negator", {**KBIN_SPEC, "top_n": 1})
+    claim = "Metformin inhibits gluconeogenesis."
+    (targets,) = kbin.targets([claim])
+    cands, _ = kbin.candidates(claim, targets[:1])
+    assert len({c.concept.id for c in cands}) == 1
+
+
+def test_inflection_and_alias_rules() -> None:
+    assert inflect_like("statin", "aspirins", "NNS", "n") == "statins"
+    assert inflect_like("decrease", "increases", "VBZ", "v") == "decreases"
+    assert inflect_like("decrease", "increased", "VBD", "v") == "decreased"
+    assert inflect_like("phenformin", "Metformin", "NN", "n") == "Phenformin"
+    assert not usable_alias("Diabetes mellitus, NOS", "diabetes", "x", 6)
+    assert not usable_alias("metformin", "Metformin", "x", 6)
+    assert not usable_alias("liver", "kidney", "The liver and kidney.", 6)
+    assert usable_alias("phenformin", "metformin", "Metformin works.", 6)
+    assert replace_span("aspirin works.", 0, 7, "ibuprofen") == "Ibuprofen works."
+
+
+def test_baseline_negators() -> None:
+    rnd = registry.build("negator", {"name": "random-entity", "ner": {"name": "fake-ner"}})
+    negs = rnd.negate(["Aspirin reduces fever.", "Ibuprofen reduces pain.", "Running is popular."])
+    assert negs[0].text == "Ibuprofen reduces fever." and negs[1].text == "Aspirin reduces pain."
+    assert negs[2].reason == "no_entities"
+    nots = registry.build("negator", {"name": "not-insertion"}).negate(
+        ["Aspirin is effective in children.", "Aspirin does not work."]
+    )
+    assert nots[0].text == "Aspirin is not effective in children."
+    assert nots[0].details["artefact_prone"] is True
+    assert nots[1].reason == "already_negated"
+
+
+def test_pipeline_labels_evidence_and_accounting() -> None:
+    result = _pipeline().build(ITEMS)
+    by_label = Counter(e.label for e in result.examples)
+    # aspirin -> ibuprofen is not contradictory enough; insulin is not in the KB
+    assert by_label[Label.SUPPORTED] == 3 and by_label[Label.REFUTED] == 1
+    sup = {e.claim: e for e in result.examples if e.label == Label.SUPPORTED}
+    ex = sup["Metformin inhibits gluconeogenesis in the liver."]
+    assert ex.evidence_id == "a" and ex.provenance.details["source_sentence"].startswith("However")
+    ref = next(e for e in result.examples if e.label == Label.REFUTED and e.source_item_id == "t:0")
+    assert ref.evidence_id == "a" and ref.provenance.details["negation"]["kb"] == "fake"
+    # accounting: every item is used or rejected
+    item_rejects = [r for r in result.rejects if r.scope == "item"]
+    assert len(result.used_item_ids) + len(item_rejects) == len(ITEMS)
+    negation_losses = {r.item_id: r.reason for r in result.rejects if r.stage == "negate"}
+    assert negation_losses == {"t:1": "contradiction_below_threshold", "t:2": "no_entity_linked"}
+
+
+def test_nei_rule_citing_abstract_then_related_abstract_without_entity() -> None:
+    result = _pipeline(nei_claim="claim").build(ITEMS)
+    nei = {e.source_item_id: e for e in result.examples if e.label == Label.NOT_ENOUGH_INFO}
+    # item 0 has a citing paper (d) that does not mention metformin: its abstract is the NEI evidence
+    assert nei["t:0"].evidence_id == "d" and nei["t:0"].provenance.details["nei_evidence"] == "citing_abstract"
+    # item 1 has none: a related abstract without "aspirin" (not its own cited abstract b)
+    assert nei["t:1"].evidence_id not in ("b",)
+    assert "aspirin" not in nei["t:1"].evidence.lower()
+    assert nei["t:1"].provenance.details["nei_evidence"] == "related_abstract"
+    for e in nei.values():
+        entity = e.provenance.details["entity"]
+        assert entity.lower() not in e.evidence.lower()
+
+
+def test_nei_rejects_when_every_abstract_mentions_the_entity() -> None:
+    docs = [_doc(f"x{i}", "Aspirin reduces fever in children") for i in range(3)]
+    items = [
+        SentenceItem(
+            id=f"x:{i}",
+            sentence="Aspirin reduces fever in children.",
+            cited=(d,),
+            ref=SourceRef(dataset="x", path="x", line=i + 1, item_id=f"x:{i}"),
+        )
+        for i, d in enumerate(docs)
+    ]
+    result = _pipeline(negator=None, nei_claim="claim").build(items)
+    assert not [e for e in result.examples if e.label == Label.NOT_ENOUGH_INFO]
+    assert {r.reason for r in result.rejects if r.stage == "nei"} == {"no_abstract_without_entity_in_top_k"}
+
+
+def test_balance_and_read_rejects_add_up() -> None:
+    bad = Reject(item_id="t:bad", stage="read", reason="malformed_record")
+    result = _pipeline(balance=True).build([*ITEMS, bad])
+    counts = Counter(e.label for e in result.examples)
+    assert len(set(counts.values())) == 1
+    item_rejects = [r for r in result.rejects if r.scope == "item"]
+    assert len(result.used_item_ids) + len(item_rejects) == len(ITEMS) + 1
+
+
+def test_kbin_pipeline_negates_given_claims() -> None:
+    items = [_item(0, "Metformin inhibits gluconeogenesis.", "a"), _item(1, "Running is popular.", "d")]
+    pipe = registry.build("pipeline", {"name": "kbin", "negator": KBIN_SPEC})
+    result = pipe.build(items)
+    assert [(e.label, e.claim) for e in result.examples] == [
+        (Label.SUPPORTED, "Metformin inhibits gluconeogenesis."),
+        (Label.REFUTED, "Buformin inhibits gluconeogenesis."),
+    ]
+    assert [r.reason for r in result.rejects if r.scope == "item"] == ["no_entities"]
