@@ -217,7 +217,20 @@ class EntityGenerator:
         words = re.findall(r"[A-Za-z]+", text)
         if not any(_finite_form(w.lower()) for w in words):
             return "fallback_no_finite_verb"
-        if words and words[0].lower() in ("it", "they", "this", "these", "such", "he", "she", "we"):
+        if words and words[0].lower() in (
+            "it",
+            "they",
+            "this",
+            "these",
+            "those",
+            "such",
+            "he",
+            "she",
+            "we",
+            "our",
+            "their",
+            "its",
+        ):
             return "fallback_pronoun_subject"
         return None
 

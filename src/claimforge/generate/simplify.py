@@ -49,7 +49,13 @@ _OPENERS = (
     "in fact|in general|generally|typically|alternatively|in turn|in this context|in this study|here|"
     "in the present study|in this work|at present|currently|previously|subsequently|then|so|yet|but|and"
 )
-_OPENER = re.compile(rf"^(?:(?:{_OPENERS})\s*,\s*|(?:and|but|yet|so|thus|also|however)\s+)", re.I)
+_OPENER = re.compile(
+    rf"^(?:(?:{_OPENERS})\s*,\s*|(?:and|but|yet|so|thus|also|however)\s+"
+    r"|(?:in contrast to|contrary to|similar(?:ly)? to|consistent with|in line with|in agreement with|unlike|"
+    r"as in|in accordance with|as with|as reported in|in this setting|in this regard|in this context|"
+    r"with regard to|regarding)\b[^,]{0,80},\s*)",
+    re.I,
+)
 _MID_CONNECTIVE = re.compile(r",\s*(?:however|moreover|therefore|thus|furthermore|indeed|in turn|in fact)\s*,", re.I)
 
 _REPORTERS = (
@@ -71,6 +77,15 @@ _FRAME = re.compile(
     rf"previously|recently|clearly|consistently|repeatedly|now|well|widely|generally|commonly|already|"
     rf"convincingly|strongly|first|further)\s+){{0,4}}{_REPORT_VERBS}\s+(?:that|how)\s+",
     re.I,
+)
+# "There is (growing) evidence/speculation that X", "It is (well) known that X", "X et al. suggested X".
+_THERE_FRAME = re.compile(
+    r"^(?:there is|there are|there has been)\s+(?:\w+\s+){0,3}?(?:evidence|speculation|consensus|agreement|"
+    r"concern|data|reason to believe|indication|suggestion)\s+(?:that|for)\s+",
+    re.I,
+)
+_ETAL_FRAME = re.compile(
+    rf"^[^,;:]{{0,80}}?\bet al\.?\s+(?:also\s+|further\s+|recently\s+)?{_REPORT_VERBS}\s+(?:that\s+)?", re.I
 )
 _HEDGE_ADVERBS = re.compile(
     r"\b(?:possibly|potentially|probably|presumably|putatively|perhaps|apparently|conceivably|likely(?= to\b)"
@@ -132,7 +147,7 @@ def clean_sentence(text: str) -> Cleaned:
         edits.append("opener")
         t = stripped
     for _ in range(2):  # "We show that previous studies found that X"
-        m = _FRAME.match(t)
+        m = _FRAME.match(t) or _THERE_FRAME.match(t) or _ETAL_FRAME.match(t)
         if not m or len(t) - m.end() < 15:
             break
         edits.append(f"frame:{m.group(0).strip()}")
@@ -150,6 +165,7 @@ def clean_sentence(text: str) -> Cleaned:
 _SUBJ = ("nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl")
 _NOMINAL_TAGS = ("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "FW")
 _FINITE = ("VBZ", "VBP", "VBD", "MD")
+_DEICTIC_DET = {"this", "these", "those", "such", "our", "their", "its", "his", "her", "my", "your", "said"}
 _PRONOUN_SUBJ = {"it", "they", "this", "these", "those", "he", "she", "we", "such", "that", "its", "their", "which"}
 
 
@@ -289,6 +305,8 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
         if m.i == keep.i:
             continue
         out -= _member_tokens(m, members)
+        if m.i == first.i:  # "in the intestine [of] ferrets, hamsters": the preposition serves the kept one
+            out |= {c.i for c in first.children if c.dep_ == "case" and c.i < first.i}
     for m in members:
         for c in m.children:
             if c.dep_ in ("cc",) or (c.dep_ == "punct" and c.text in (",", ";")):
@@ -416,6 +434,8 @@ def claim_from_clause(doc: Any, clause: Clause, span_tokens: set[int] | None = N
         problem = "no_subject"
     elif doc[clause.subject].lower_ in _PRONOUN_SUBJ and not clause.borrowed_subject:
         problem = "pronoun_subject"
+    elif any(c.lower_ in _DEICTIC_DET for c in doc[clause.subject].children if c.i < clause.subject):
+        problem = "context_dependent_subject"  # "These animals", "Our results", "Their titres"
     elif not any(doc[i].tag_ in _FINITE or replace.get(i) or _finite_form(doc[i].lower_) for i in tokens):
         problem = "no_finite_verb"
     elif text is None or len(text.split()) < 4:
