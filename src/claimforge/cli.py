@@ -315,6 +315,85 @@ def experiment(
     console.print(f"wrote {out}/{kind_name}.md and {out}/{kind_name}.json")
 
 
+@app.command()
+def claims(
+    input: Annotated[
+        str, typer.Option("--input", "-i", help="NAME:PATH of a sentence reader, e.g. scifact-citances:F")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="output JSONL (one row per sentence)")],
+    generator: Annotated[str, typer.Option("--generator", "-g", help="entity | seq2seq | llm")] = "entity",
+    limit: Annotated[int | None, typer.Option(help="read only the first N records")] = None,
+    set_: Annotated[list[str], typer.Option("--set", help="generator.KEY=V, e.g. generator.mentions=ner")] = [],  # noqa: B006
+) -> None:
+    """Generate supported claims for sentences (no evidence pairing) and, when the input has reference claims
+    (SciFact's citance rewrites), score them with ROUGE as in Wright et al.'s Table 5.
+
+    Example: claimforge claims --input scifact-citances:../shared/data/claimgen/scifact_citances_train.jsonl
+    --out out/claims.jsonl
+    """
+    import itertools
+    import json
+
+    from claimforge.evaluate.claim_quality import rouge_against_references
+    from claimforge.io.dataset import write_json
+    from claimforge.records import SentenceItem
+
+    _setup_env(None, False)
+    try:
+        name, path = _parse_input(input)
+        spec = apply_overrides({"generator": {"name": generator}}, set_)
+        gen = registry.build("generator", spec["generator"])
+        records = list(
+            itertools.islice(registry.build("reader", {"name": name, "path": path}).read(skip_bad=True), limit)
+        )
+        items = [r for r in records if isinstance(r, SentenceItem)]
+        result = gen.generate(items)
+    except (ValueError, OSError, RuntimeError) as e:
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
+        return
+    by_item: dict[str, list] = {}
+    for c in result.claims:
+        by_item.setdefault(c.item_id, []).append({"text": c.text, "entity": c.entity, "path": c.details.get("path")})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
+        for it in items:
+            row = {
+                "id": it.id,
+                "sentence": it.sentence,
+                "claims": by_item.get(it.id, []),
+                "references": list(it.references),
+            }
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    rejects = [r.model_dump(mode="json") for r in result.rejects] + [
+        r.model_dump(mode="json") for r in records if not isinstance(r, SentenceItem)
+    ]
+    summary: dict = {
+        "generator": gen.model_id,
+        "sentences": len(records),
+        "sentences_with_claims": len(by_item),
+        "sentences_rejected": len(rejects),
+        "claims": len(result.claims),
+        "reject_reasons": {},
+    }
+    for r in rejects:
+        summary["reject_reasons"][r["reason"]] = summary["reject_reasons"].get(r["reason"], 0) + 1
+    if any(it.references for it in items):
+        rouge = rouge_against_references(
+            {k: [c["text"] for c in v] for k, v in by_item.items()}, {it.id: it.references for it in items}
+        )
+        rouge.pop("claims_per_source", None)
+        summary["rouge"] = rouge
+        typer.echo(
+            f"ROUGE-1 {rouge['rouge1']:.2f}  ROUGE-2 {rouge['rouge2']:.2f}  ROUGE-L {rouge['rougeL']:.2f} "
+            f"over {rouge['n_claims']} claims of {rouge['n_sources']} sentences"
+        )
+    write_json(out.with_suffix(".summary.json"), summary)
+    console.print(
+        f"wrote {out} ({len(result.claims)} claims for {len(by_item)} of {len(records)} sentences) "
+        f"and {out.with_suffix('.summary.json')}"
+    )
+
+
 @app.command("train-claimgen")
 def train_claimgen(
     data: Annotated[Path, typer.Option("--data", "-d", help="SciFact citances JSONL, or context/claims pairs JSONL")],

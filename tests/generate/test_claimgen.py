@@ -321,3 +321,15 @@ def test_kbin_pipeline_negates_given_claims() -> None:
         (Label.REFUTED, "Buformin inhibits gluconeogenesis."),
     ]
     assert [r.reason for r in result.rejects if r.scope == "item"] == ["no_entities"]
+
+
+def test_noun_phrases_are_split_at_words_that_can_only_be_verbs() -> None:
+    from claimforge.generate.claimgen import plausible_mentions
+
+    t = "Activation of PPM1D suppresses p53 function."
+    ms = plausible_mentions([Mention(t[:43], 0, 43, "NP", "noun_chunk"), Mention("PPM1D", 14, 19, "Gene", "ner")])
+    assert [(m.text, t[m.start : m.end]) for m in ms] == [
+        ("Activation of PPM1D", "Activation of PPM1D"),
+        ("p53 function", "p53 function"),
+        ("PPM1D", "PPM1D"),
+    ]

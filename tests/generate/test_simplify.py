@@ -94,3 +94,10 @@ def test_entity_reduces_its_coordination_list(parse) -> None:
     for drug in ("aspirin", "insulin", "warfarin"):
         span = {t.i for t in doc if t.text == drug}
         assert claim_from_clause(doc, clause, span).text == f"The patients received {drug}."
+
+
+def test_symmetric_and_subject_coordinations_are_not_reduced(parse) -> None:
+    doc = parse("Misunderstandings between doctors and patients are common.")
+    (clause,) = clauses(doc)
+    span = {t.i for t in doc if t.text == "patients"}
+    assert claim_from_clause(doc, clause, span).text == "Misunderstandings between doctors and patients are common."

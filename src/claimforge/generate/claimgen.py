@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -89,13 +89,26 @@ class EntityGeneratorConfig(ComponentConfig):
 
 
 def plausible_mentions(mentions: Sequence[Any]) -> list[Any]:
-    """NER mentions, and noun phrases that contain no word that can only be a verb (a general-domain parser
-    reads "Metformin inhibits gluconeogenesis" as one noun phrase)."""
+    """NER mentions, and noun phrases split at words that can only be verbs: a general-domain parser reads
+    "Activation of PPM1D suppresses p53 function" as one noun phrase; its parts are the phrases."""
     out = []
     for m in mentions:
-        if m.source == "noun_chunk" and any(verb_like(w) for w in re.findall(r"[A-Za-z]+", m.text)):
+        words = list(re.finditer(r"[A-Za-z]+", m.text))
+        cuts = [w for w in words if verb_like(w.group(0))] if m.source == "noun_chunk" else []
+        if not cuts:
+            out.append(m)
             continue
-        out.append(m)
+        start = 0
+        for w in [*cuts, None]:
+            end = w.start() if w is not None else len(m.text)
+            piece = m.text[start:end]
+            lead = len(piece) - len(piece.lstrip(" ,;"))
+            text = piece.strip(" ,;")
+            if re.search(r"[A-Za-z]{2}", text):
+                a = m.start + start + lead
+                out.append(replace(m, text=text, start=a, end=a + len(text)))
+            if w is not None:
+                start = w.end()
     return out
 
 

@@ -47,7 +47,8 @@ _OPENERS = (
     "particularly|specifically|conversely|surprisingly|to date|as expected|in this regard|as a result|"
     "on the other hand|of note|finally|first|second|third|firstly|secondly|lastly|also|further|besides|"
     "in fact|in general|generally|typically|alternatively|in turn|in this context|in this study|here|"
-    "in the present study|in this work|at present|currently|previously|subsequently|then|so|yet|but|and"
+    "in the present study|in this work|at present|currently|previously|subsequently|then|so|yet|but|and|"
+    "in support|in keeping with this|in line with this|consistent with this|to this end|as such|of interest"
 )
 _OPENER = re.compile(
     rf"^(?:(?:{_OPENERS})\s*,\s*|(?:and|but|yet|so|thus|also|however)\s+"
@@ -297,6 +298,10 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
     if coord is None:
         return tokens
     first, members = coord
+    if any(c.lower_ in ("between", "among", "amongst") for c in first.children if c.dep_ == "case"):
+        return tokens  # "between doctors and patients" needs both
+    if first.dep_ in ("nsubj", "nsubj:pass"):
+        return tokens  # a reduced subject breaks agreement ("MS2 and Qβ are" -> "Qβ are")
     keep = next((m for m in members if span_tokens & _member_tokens(m, members)), None)
     if keep is None:
         return tokens
