@@ -333,3 +333,11 @@ def test_noun_phrases_are_split_at_words_that_can_only_be_verbs() -> None:
         ("p53 function", "p53 function"),
         ("PPM1D", "PPM1D"),
     ]
+
+
+def test_kbin_skips_a_missing_knowledge_base_or_stops(tmp_path: Any) -> None:
+    missing = {"name": "go", "path": str(tmp_path / "no-go.sqlite")}
+    kbin = registry.build("negator", {**KBIN_SPEC, "kbs": [missing, {"name": "fake-kb"}]})
+    assert kbin.missing == ["go"] and len(kbin.kbs) == 1
+    with pytest.raises(FileNotFoundError, match="r-bioc-go.db"):
+        registry.build("negator", {**KBIN_SPEC, "kbs": [missing], "missing_kb": "error"})

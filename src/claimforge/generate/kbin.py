@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import random
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -138,6 +139,9 @@ class KBINConfig(ComponentConfig):
     verbs: bool = True  # WordNet antonyms and co-hyponyms of the main verbs
     antonyms: bool = True
     min_contradiction: float = Field(0.5, ge=0, le=1)
+    # A configured knowledge base whose files are not installed: stop with the error (which says how to
+    # install it), or go on without it (a warning on stderr; model_id lists the knowledge bases used).
+    missing_kb: Literal["error", "skip"] = "skip"
 
 
 class KBIN:
@@ -147,7 +151,18 @@ class KBIN:
 
     def __init__(self, config: KBINConfig) -> None:
         self.config = config
-        self.kbs = [registry.build("kb", spec) for spec in config.kbs]
+        self.kbs: list[Any] = []
+        self.missing: list[str] = []
+        for spec in config.kbs:
+            try:
+                self.kbs.append(registry.build("kb", spec))
+            except FileNotFoundError as e:  # KBNotAvailable
+                if config.missing_kb == "error":
+                    raise
+                self.missing.append(str(spec.get("name")))
+                print(f"warning: knowledge base {spec.get('name')!r} skipped: {e}", file=sys.stderr)
+        if not self.kbs:
+            raise RuntimeError(f"KBIN has no knowledge base available (missing: {', '.join(self.missing)})")
         self._ner: Any = None
         self._nlp: Any = None
         self._embedder: Any = None
