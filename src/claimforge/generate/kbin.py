@@ -136,9 +136,33 @@ class KBINConfig(ComponentConfig):
     max_siblings: int = Field(500, ge=1)  # siblings considered before the embedding ranking
     max_aliases: int = Field(5, ge=1)
     max_alias_words: int = Field(6, ge=1)
-    verbs: bool = True  # WordNet antonyms and co-hyponyms of the main verbs
+    verbs: bool = True  # replace main verbs and adjectives too (by their antonyms)
     antonyms: bool = True
-    min_contradiction: float = Field(0.5, ge=0, le=1)
+    verb_siblings: bool = False  # also co-hyponym verbs ("suppresses" -> "restricts" rarely negates)
+    max_targets: int = Field(4, ge=1)  # spans tried per claim: NER entities first, then verbs, then noun phrases
+    # Concept types never used as replacements: WordNet's general-domain noun classes give nonsense swaps in
+    # biomedical claims ("transplantation" -> "wrong-site surgery", "blockers" -> "football hero").
+    exclude_types: tuple[str, ...] = (
+        "noun.act",
+        "noun.person",
+        "noun.communication",
+        "noun.cognition",
+        "noun.artifact",
+        "noun.group",
+        "noun.location",
+        "noun.time",
+        "noun.event",
+        "noun.feeling",
+        "noun.motive",
+        "noun.possession",
+        "noun.quantity",
+        "noun.relation",
+        "noun.shape",
+        "noun.object",
+        "noun.Tops",
+        "noun.food",
+    )
+    min_contradiction: float = Field(0.4, ge=0, le=1)
     # A configured knowledge base whose files are not installed: stop with the error (which says how to
     # install it), or go on without it (a warning on stderr; model_id lists the knowledge bases used).
     missing_kb: Literal["error", "skip"] = "skip"
@@ -168,6 +192,7 @@ class KBIN:
         self._embedder: Any = None
         self._lm: Any = None
         self._nli: Any = None
+        self._vectors: dict[str, np.ndarray] = {}
 
     def _lazy(self, attr: str, kind: str, spec: dict[str, Any]) -> Any:
         if getattr(self, attr) is None:
@@ -226,7 +251,9 @@ class KBIN:
                         ts.append(_Target(tok.text, s, e, "v", lexical or tok.tag_, "VERB"))
                     elif tok.tag_.startswith("JJ") and tok.dep_ in ("amod", "ROOT", "conj", "xcomp"):
                         ts.append(_Target(tok.text, s, e, "a", tok.tag_, "ADJ"))
-            out.append(sorted(ts, key=lambda t: t.start))
+            rank = {"n": 2, "v": 1, "a": 1}
+            ts.sort(key=lambda t: (0 if t.label not in ("NP", "VERB", "ADJ") else rank[t.pos], t.start))
+            out.append(sorted(ts[: self.config.max_targets], key=lambda t: t.start))
         return out
 
     def _link(self, target: _Target) -> list[tuple[Any, Any, _Target]]:
@@ -249,21 +276,34 @@ class KBIN:
                 return found
         return []
 
+    def _related(self, target: _Target) -> list[tuple[Any, Any, _Target, list[tuple[Any, str]]]]:
+        """(kb, linked concept, linked span, [(candidate concept, relation)]) for one target."""
+        out = []
+        excluded = set(self.config.exclude_types)
+        for kb, concept, t in self._link(target):
+            if excluded.intersection(concept.types):
+                continue
+            related: list[tuple[Any, str]] = []
+            if self.config.antonyms and t.pos in ("v", "a"):
+                related += [(a, "antonym") for a in kb.antonyms(concept)]
+            if t.pos == "n" or self.config.verb_siblings:
+                sibs = kb.siblings(concept, same_type=True, limit=self.config.max_siblings)
+                related += [(s, "sibling") for s in sibs if not excluded.intersection(s.types)]
+            out.append((kb, concept, t, related))
+        return out
+
     def candidates(self, claim: str, targets: Sequence[_Target]) -> tuple[list[_Candidate], dict[str, int]]:
         """Replacement sentences per (target, candidate concept), before fluency and NLI ranking."""
         stats = {"targets": len(targets), "linked": 0, "concepts": 0}
         cands: list[_Candidate] = []
-        for t in targets:
-            links = self._link(t)
+        for target in targets:
+            links = self._related(target)
             if links:
                 stats["linked"] += 1
-            for kb, concept, t in links:  # noqa: PLW2901 - the span actually linked
-                related: list[tuple[Any, str]] = []
-                if self.config.antonyms and t.pos in ("v", "a"):
-                    related += [(a, "antonym") for a in kb.antonyms(concept)]
-                sibs = kb.siblings(concept, same_type=True, limit=self.config.max_siblings)
-                related += [(s, "sibling") for s in self._closest(t.text, sibs)]
-                for rel_concept, relation in related:
+            for _kb, concept, t, related in links:
+                antonyms = [(c, r) for c, r in related if r == "antonym"]
+                siblings = self._closest(t.text, [c for c, r in related if r == "sibling"])
+                for rel_concept, relation in antonyms + [(c, "sibling") for c in siblings]:
                     stats["concepts"] += 1
                     names = [rel_concept.name, *rel_concept.aliases][: self.config.max_aliases]
                     for alias in names:
@@ -274,16 +314,33 @@ class KBIN:
                         cands.append(_Candidate(text, t, rel_concept, concept, relation, alias))
         return cands, stats
 
+    def _embed(self, texts: Sequence[str]) -> None:
+        """Embed the texts not embedded yet, in one batch (sibling ranking reuses them across claims)."""
+        todo = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if todo:
+            self._vectors.update(zip(todo, self.embedder.embed(todo), strict=True))
+
     def _closest(self, mention: str, siblings: Sequence[Any]) -> list[Any]:
+        """The ``top_n`` siblings whose names are closest to the mention (cosine of sentence embeddings)."""
         if len(siblings) <= self.config.top_n:
             return list(siblings)
-        vecs = self.embedder.embed([mention] + [s.name for s in siblings])
-        sims = vecs[1:] @ vecs[0]
+        self._embed([mention] + [s.name for s in siblings])
+        m = self._vectors[mention]
+        sims = np.array([float(self._vectors[s.name] @ m) for s in siblings])
         order = np.argsort(-sims, kind="stable")[: self.config.top_n]
         return [siblings[int(i)] for i in order]
 
     def negate(self, claims: Sequence[str], progress: Any = None) -> list[Negation]:
         targets = self.targets(claims)
+        # one embedding batch for every mention and sibling name of the batch
+        names: list[str] = []
+        for ts in targets:
+            for target in ts:
+                for _kb, _c, t, related in self._related(target):
+                    sibs = [c for c, r in related if r == "sibling"]
+                    if len(sibs) > self.config.top_n:
+                        names += [t.text, *(c.name for c in sibs)]
+        self._embed(names)
         per_claim: list[list[_Candidate]] = []
         stats: list[dict[str, int]] = []
         for n, (claim, ts) in enumerate(zip(claims, targets, strict=True)):
@@ -312,7 +369,9 @@ class KBIN:
             for n, bs in enumerate(best)
             for k, (c, _) in enumerate(bs)
         ]
-        probs = self.nli.predict_proba(pairs) if pairs else np.zeros((0, 3))
+        # in chunks: the NLI cache is written per call, so an interrupted run keeps what was scored
+        chunks = [self.nli.predict_proba(pairs[i : i + 2048]) for i in range(0, len(pairs), 2048)]
+        probs = np.concatenate(chunks) if chunks else np.zeros((0, 3))
         out: list[Negation] = []
         i = 0
         for n, bs in enumerate(best):
