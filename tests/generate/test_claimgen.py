@@ -341,3 +341,11 @@ def test_kbin_skips_a_missing_knowledge_base_or_stops(tmp_path: Any) -> None:
     assert kbin.missing == ["go"] and len(kbin.kbs) == 1
     with pytest.raises(FileNotFoundError, match="r-bioc-go.db"):
         registry.build("negator", {**KBIN_SPEC, "kbs": [missing], "missing_kb": "error"})
+
+
+def test_verb_targets_skip_citation_words_and_take_the_participle_after_have() -> None:
+    kbin = registry.build("negator", {**KBIN_SPEC, "verbs": True})
+    (targets,) = kbin.targets(["Smith et al. have permitted the tracking of neurons."])
+    assert "al" not in [t.text for t in targets]
+    permitted = next(t for t in targets if t.text == "permitted")
+    assert permitted.pos == "v" and permitted.tag == "VBN"

@@ -236,6 +236,8 @@ class KBIN:
             ts: list[_Target] = []
             taken: list[tuple[int, int]] = []
             for m in plausible_mentions(ms):
+                if len(m.text) < 3 or m.text.lower() in ("al", "et al"):
+                    continue
                 tag = _span_tag(doc, m.start, m.end)
                 ts.append(_Target(m.text, m.start, m.end, "n", tag, m.label))
                 taken.append((m.start, m.end))
@@ -246,7 +248,11 @@ class KBIN:
                         continue
                     if tok.dep_ in ("aux", "aux:pass", "cop") or tok.lower_ in ("is", "are", "was", "were", "be"):
                         continue
+                    if len(tok.text) < 3 or tok.lower_ in ("al", "et", "vs", "fig", "ref"):
+                        continue  # "et al.", abbreviations
                     lexical = verb_like(tok.text)
+                    if lexical == "VBD" and tok.i > 0 and doc[tok.i - 1].lower_ in _PERFECT_OR_PASSIVE:
+                        lexical = "VBN"  # "has permitted" -> "has forbidden", not "has forbade"
                     if lexical or (tok.tag_.startswith("VB") and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp")):
                         ts.append(_Target(tok.text, s, e, "v", lexical or tok.tag_, "VERB"))
                     elif tok.tag_.startswith("JJ") and tok.dep_ in ("amod", "ROOT", "conj", "xcomp"):
@@ -410,6 +416,9 @@ class KBIN:
         if progress is not None:
             progress(len(claims), len(claims))
         return out
+
+
+_PERFECT_OR_PASSIVE = {"has", "have", "had", "is", "are", "was", "were", "be", "been", "being"}
 
 
 def _span_tag(doc: Any, start: int, end: int) -> str:
