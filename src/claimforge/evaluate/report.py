@@ -125,8 +125,14 @@ def render_report(
         lines += ["", f"## {per_label} random {lab.value} examples", ""]
         for e in rng.sample(pool, min(per_label, len(pool))):
             ev = e.evidence if len(e.evidence) < 400 else e.evidence[:400] + " …"
-            q = e.provenance.details.get("question", "")
-            lines += [f"- **{e.claim}**  ", f"  question: _{q}_ — `{e.id}`  ", f"  evidence: {ev}"]
+            d = e.provenance.details
+            # what the claim was made from: the question (Multi2Claim) or the source sentence (ClaimGen)
+            src = next(((k, d[k]) for k in ("question", "source_sentence") if d.get(k)), ("source", ""))
+            lines += [
+                f"- **{e.claim}**  ",
+                f"  {src[0].replace('_', ' ')}: _{src[1]}_ — `{e.id}`  ",
+                f"  evidence: {ev}",
+            ]
     return "\n".join(lines) + "\n"
 
 
