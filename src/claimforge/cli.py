@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from claimforge import __version__
+from claimforge.cli_quality import quality_app
 from claimforge.config import RecipeError, apply_overrides, load_recipe, recipe_names
 from claimforge.registry import RegistryError, registry
 
@@ -424,6 +425,7 @@ def train_claimgen(
 
 audit_app = typer.Typer(no_args_is_help=True, help="Dataset audits.")
 app.add_typer(audit_app, name="audit")
+app.add_typer(quality_app, name="quality")
 
 
 @audit_app.command("claim-only")

@@ -1,0 +1,766 @@
+"""Claim quality: ROUGE protocol, Krippendorff's α, annotation sheets, rule-based checks, faithfulness mapping,
+the ``quality`` CLI sub-app. Fake LM/NLI; the shipped parser."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from claimforge.evaluate import claim_quality as cq
+from claimforge.evaluate.claim_quality import (
+    ClaimScorer,
+    ClaimScorerConfig,
+    SheetError,
+    agreement,
+    export_sheet,
+    faithfulness_score,
+    import_sheets,
+    is_acceptable,
+    krippendorff_alpha,
+    percent_agreement,
+    read_items,
+    rouge_against_references,
+    summarise,
+)
+
+# --------------------------------------------------------------------------------------------------------------
+# ROUGE
+
+
+def test_rouge_protocol_max_over_references_mean_over_claims() -> None:
+    generated = {
+        "s1": ["the cat sat on the mat", "a dog"],
+        "s2": ["cats running"],
+        "s3": ["no reference for this one"],
+    }
+    references = {"s1": ["the cat lay on the mat", "a dog barked"], "s2": ["cat runs"], "s4": ["unused"]}
+    r = rouge_against_references(generated, references)
+    # By hand (rouge-score tokens, Porter stemming of tokens longer than 3 characters):
+    # "the cat sat on the mat" vs "the cat lay on the mat": R1 F = 5/6, R2 F = 3/5, RL F = 5/6 (vs "a dog barked": 0)
+    # "a dog" vs "a dog barked": R1 P 1, R 2/3 -> F 0.8; R2 P 1, R 1/2 -> F 2/3; RL F 0.8
+    # "cats running" vs "cat runs": stems cat, run = cat, run -> 1.0 everywhere
+    assert r["rouge1"] == pytest.approx(100 * (5 / 6 + 0.8 + 1) / 3, abs=1e-3)
+    assert r["rouge2"] == pytest.approx(100 * (3 / 5 + 2 / 3 + 1) / 3, abs=1e-3)
+    assert r["rougeL"] == pytest.approx(100 * (5 / 6 + 0.8 + 1) / 3, abs=1e-3)
+    assert r["n_sources"] == 2 and r["n_claims"] == 3
+    assert r["claims_per_source"] == {"s1": 2, "s2": 1}
+    assert r["sources_without_references"] == ["s3"] and r["claims_without_references"] == 1
+    assert r["references_without_generated"] == 1
+
+
+def test_rouge_no_overlap_of_ids() -> None:
+    r = rouge_against_references({"a": ["x y"]}, {"b": ["x y"]})
+    assert r["rouge1"] is None and r["n_claims"] == 0 and r["sources_without_references"] == ["a"]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Krippendorff's alpha
+
+# Krippendorff (2011), "Computing Krippendorff's alpha-reliability", section C: 4 coders x 12 units with missing
+# values; published: nominal .743, ordinal .815, interval .849 (ratio .797).
+_N = None
+TEXTBOOK = [
+    [1, 1, _N, 1],
+    [2, 2, 3, 2],
+    [3, 3, 3, 3],
+    [3, 3, 3, 3],
+    [2, 2, 2, 2],
+    [1, 2, 3, 4],
+    [4, 4, 4, 4],
+    [1, 1, 2, 1],
+    [2, 2, 2, 2],
+    [_N, 5, 5, 5],
+    [_N, _N, 1, 1],
+    [_N, 3, _N, _N],
+]
+
+
+def _brute_alpha(data: list[list[object]], level: str) -> float:
+    """α = 1 - D_o / D_e from all ordered pairs of values, written independently of the coincidence matrix."""
+    units = [[v for v in row if v is not None] for row in data]
+    units = [u for u in units if len(u) >= 2]
+    values = [v for u in units for v in u]
+    n = len(values)
+    freq = Counter(values)
+    order = sorted(freq)
+
+    def delta(a: float, b: float) -> float:
+        if level == "nominal":
+            return float(a != b)
+        if level == "interval":
+            return float((a - b) ** 2)
+        if level == "ratio":
+            return float(((a - b) / (a + b)) ** 2)
+        lo, hi = sorted((a, b))
+        between = sum(freq[g] for g in order if lo <= g <= hi)
+        return float((between - (freq[a] + freq[b]) / 2) ** 2)
+
+    d_o = (
+        sum(sum(delta(a, b) for i, a in enumerate(u) for j, b in enumerate(u) if i != j) / (len(u) - 1) for u in units)
+        / n
+    )
+    d_e = sum(delta(a, b) for i, a in enumerate(values) for j, b in enumerate(values) if i != j) / (n * (n - 1))
+    return 1 - d_o / d_e
+
+
+@pytest.mark.parametrize(("level", "published"), [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)])
+def test_alpha_textbook_example(level: str, published: float) -> None:
+    a = krippendorff_alpha(TEXTBOOK, level)  # type: ignore[arg-type]
+    assert round(a, 3) == published
+    assert a == pytest.approx(_brute_alpha(TEXTBOOK, level), abs=1e-12)
+
+
+def test_alpha_ratio_and_small_examples() -> None:
+    assert krippendorff_alpha(TEXTBOOK, "ratio") == pytest.approx(_brute_alpha(TEXTBOOK, "ratio"), abs=1e-12)
+    assert round(krippendorff_alpha(TEXTBOOK, "ratio"), 3) == 0.797
+    # units x coders of the `krippendorff` package's dict example: 3 coders, u1 missing one value -> interval .883
+    assert round(krippendorff_alpha([[1, 1, None], [2, 2, 2], [3, 4, 3]], "interval"), 3) == 0.883
+    # nominal on labels, NaN and "" as missing
+    data = [["a", "a", float("nan")], ["b", "b", "b"], ["a", "b", ""]]
+    assert krippendorff_alpha(data, "nominal") == pytest.approx(
+        _brute_alpha([["a", "a"], ["b", "b", "b"], ["a", "b"]], "nominal")
+    )
+    # perfect agreement, no variation (undefined), nothing pairable (undefined)
+    assert krippendorff_alpha([[1, 1], [2, 2]], "ordinal") == 1.0
+    assert math.isnan(krippendorff_alpha([[3, 3], [3, 3]], "ordinal"))
+    assert math.isnan(krippendorff_alpha([[1, None], [None, 2]], "nominal"))
+    with pytest.raises(ValueError, match="numeric"):
+        krippendorff_alpha([["a", "b"]], "interval")
+
+
+def test_percent_agreement_counts_units_with_two_values() -> None:
+    assert percent_agreement([[3, 3, 3], [3, 2, None], [1, None, None], [2, 2, None]]) == pytest.approx(2 / 3)
+    assert math.isnan(percent_agreement([[1, None]]))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Annotation sheets
+
+
+def _claim_rows() -> list[dict[str, object]]:
+    return [
+        {
+            "id": f"ex{i}",
+            "claim": f"Claim number {i} holds.",
+            "source_sentence": f"Source sentence {i} [3].",
+            "context": ["Before.", "After."],
+            "method": "bart" if i % 2 else "entity",
+        }
+        for i in range(6)
+    ]
+
+
+def _read_csv(path: Path) -> list[list[str]]:
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        return list(csv.reader(f))
+
+
+def _fill(template: Path, out: Path, ratings: dict[str, list[str]]) -> Path:
+    rows = _read_csv(template)
+    header = rows[0]
+    first = header.index("fluency (1-3)") if "fluency (1-3)" in header else header.index("entailment (3/2/1/SKIP)")
+    for row in rows[1:]:
+        values = ratings[row[0]]
+        row[first : first + len(values)] = values
+    with open(out, "w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows(rows)
+    return out
+
+
+# item order in the sheet is random; ratings are given per item position
+ALICE = [["3", "1", "1", "5"], ["3", "1", "0", "4"], ["1", "", "", ""], ["2", "0", "", ""], ["3", "1", "1", "4"]]
+BOB = [["3", "1", "1", "4"], ["3", "1", "1", "5"], ["1", "", "", ""], ["2", "1", "1", "2"], ["3", "1", "1", "5"]]
+
+
+def test_export_fill_import_agreement_round_trip(tmp_path: Path) -> None:
+    info = export_sheet(_claim_rows(), tmp_path / "claims.csv", kind="claims", n=5, seed=1)
+    assert info["n"] == 5 and info["available"] == 6
+    rows = _read_csv(tmp_path / "claims.csv")
+    assert rows[0] == [
+        "item_id",
+        "source_sentence",
+        "context",
+        "generated_claim",
+        "fluency (1-3)",
+        "decontextualized (0/1)",
+        "atomicity (0/1)",
+        "faithfulness (1-5)",
+        "comment",
+    ]
+    assert [r[0] for r in rows[1:]] == ["c0001", "c0002", "c0003", "c0004", "c0005"]
+    assert all(r[2] == "Before. After." and r[4:] == ["", "", "", "", ""] for r in rows[1:])
+    # seeded: the same sample again, a different one for another seed
+    again = export_sheet(_claim_rows(), tmp_path / "again.csv", kind="claims", n=5, seed=1)
+    assert _read_csv(tmp_path / "again.csv")[1:] == rows[1:] and again["n"] == 5
+    guide = Path(info["guidelines"]).read_text(encoding="utf-8")
+    assert "only if fluency > 1" in guide and "Faithfulness > 3" in guide and "leaves out information" in guide
+    key = read_items(info["items"])
+    assert set(key) == {f"c000{i}" for i in range(1, 6)} and {v["method"] for v in key.values()} <= {"bart", "entity"}
+
+    ids = [r[0] for r in rows[1:]]
+    alice = _fill(tmp_path / "claims.csv", tmp_path / "alice.csv", dict(zip(ids, ALICE, strict=True)))
+    bob = _fill(tmp_path / "claims.csv", tmp_path / "bob.csv", dict(zip(ids, BOB, strict=True)))
+    sheets = import_sheets([alice, bob])
+    assert [s.annotator for s in sheets] == ["alice", "bob"]
+    assert sheets[0].ratings[ids[2]] == {
+        "fluency": 1,
+        "decontextualized": None,
+        "atomicity": None,
+        "faithfulness": None,
+    }
+
+    groups = {k: v["method"] for k, v in key.items()}
+    doc = agreement(sheets, groups=groups)
+    assert doc["n_units"] == 5 and doc["n_shared_units"] == 5 and doc["n_annotations"] == 10
+    assert doc["fluency_agreement"] == 1.0
+    assert doc["alpha"]["fluency"]["alpha"] == 1.0 and doc["alpha"]["fluency"]["level"] == "ordinal"
+    assert doc["alpha"]["decontextualized"]["level"] == "nominal"
+    decon = [[1, 1], [1, 1], [None, None], [0, 1], [1, 1]]
+    assert doc["alpha"]["decontextualized"]["alpha"] == pytest.approx(krippendorff_alpha(decon, "nominal"), abs=1e-4)
+    faith = [[5, 4], [4, 5], [None, None], [None, 2], [4, 5]]
+    assert doc["alpha"]["faithfulness"]["alpha"] == pytest.approx(krippendorff_alpha(faith, "ordinal"), abs=1e-4)
+    assert doc["alpha"]["faithfulness"]["units"] == 3
+    s = doc["summary"]
+    assert s["fluency"] == pytest.approx(2.4)
+    assert s["decontextualized_pct"] == pytest.approx(87.5)  # per-claim means 1, 1, .5, 1
+    assert s["atomicity_pct"] == pytest.approx(87.5)  # 1, .5, 1 (bob only), 1
+    assert s["faithfulness"] == pytest.approx(3.875)  # 4.5, 4.5, 2, 4.5
+    # accepted by a majority of its annotators: item 1 (both) and item 5 (both); item 2 is 1 of 2
+    assert s["n_generated"] == 5 and s["n_accepted"] == 2 and s["precision_pct"] == 40.0
+    assert sum(g["n_generated"] for g in doc["by_group"].values()) == 5
+    md = cq.agreement_markdown(doc)
+    assert "| all | 2.40 | 87.50 | 87.50 | 3.88 | 5 | 2 | 40.00 |" in md
+
+
+def test_negation_sheet_round_trip_table7(tmp_path: Path) -> None:
+    rows = [{"original_claim": f"X{i} inhibits Y.", "negation": f"X{i} activates Y."} for i in range(4)]
+    info = export_sheet(rows, tmp_path / "neg.csv", kind="negations", seed=3)
+    header = _read_csv(tmp_path / "neg.csv")[0]
+    assert header == [
+        "item_id",
+        "original_claim (premise)",
+        "negation (hypothesis)",
+        "entailment (3/2/1/SKIP)",
+        "comment",
+    ]
+    assert "DEFINITELY FALSE" in Path(info["guidelines"]).read_text(encoding="utf-8")
+    ids = [r[0] for r in _read_csv(tmp_path / "neg.csv")[1:]]
+    a = _fill(tmp_path / "neg.csv", tmp_path / "a.csv", dict(zip(ids, [["3"], ["2"], ["SKIP"], ["1"]], strict=True)))
+    b = _fill(tmp_path / "neg.csv", tmp_path / "b.csv", dict(zip(ids, [["3"], ["3"], ["skip"], ["1"]], strict=True)))
+    doc = agreement(import_sheets([a, b]))
+    s = doc["summary"]
+    # the tie on item 2 (2 vs 3) goes to the less favourable value 2
+    assert s == {
+        "n_negations": 4,
+        "fluent": 3,
+        "entailment": {"3": 1, "2": 1, "1": 1},
+        "skip": 1,
+        "annotations": {"3": 3, "2": 1, "1": 2, "SKIP": 2},
+    }
+    assert doc["alpha"]["negation_fluency"]["alpha"] == 1.0
+    ent = [[3, 3], [2, 3], [None, None], [1, 1]]
+    assert doc["alpha"]["entailment"]["alpha"] == pytest.approx(krippendorff_alpha(ent, "ordinal"), abs=1e-4)
+
+
+def _one_row_sheet(tmp_path: Path, name: str, cells: list[list[str]]) -> Path:
+    header = list(cq.CLAIM_HEADERS.values())
+    rows = [header] + [[f"c{i:04d}", "src", "", "claim", *c, ""] for i, c in enumerate(cells, 1)]
+    path = tmp_path / name
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("cells", "row", "column", "message"),
+    [
+        ([["3", "1", "1", "5"], ["4", "1", "1", "5"]], 3, "fluency (1-3)", "'4' is not one of 1/2/3"),
+        ([["3", "yes", "1", "5"]], 2, "decontextualized (0/1)", "not one of 0/1"),
+        ([["2", "1", "1", "4.5"]], 2, "faithfulness (1-5)", "not one of 1/2/3/4/5"),
+        ([["1", "1", "", ""]], 2, "decontextualized (0/1)", "must be empty"),
+        ([["3", "0", "1", ""]], 2, "atomicity (0/1)", "must be empty"),
+        ([["3", "1", "", "5"]], 2, "atomicity (0/1)", "empty, but fluency > 1 and decontextualized = 1"),
+        ([["2", "", "", ""]], 2, "decontextualized (0/1)", "empty, but fluency = 2 > 1"),
+        ([["", "", "", ""]], 2, "fluency (1-3)", "not annotated"),
+    ],
+)
+def test_invalid_cells_name_file_row_column(
+    tmp_path: Path, cells: list[list[str]], row: int, column: str, message: str
+) -> None:
+    path = _one_row_sheet(tmp_path, "ann.csv", cells)
+    with pytest.raises(SheetError) as e:
+        import_sheets([path])
+    text = str(e.value)
+    assert str(path) in text and f"row {row}" in text and repr(column) in text and message in text
+
+
+def test_sheet_blanks_allowed_by_rule_and_incomplete_rows(tmp_path: Path) -> None:
+    path = _one_row_sheet(
+        tmp_path, "ok.csv", [["1", "", "", ""], ["3", "0", "", ""], ["3", "1", "0", "3"], ["3.0", "1", "1", "4"]]
+    )
+    sheet = import_sheets([path])[0]
+    assert sheet.ratings["c0004"] == {"fluency": 3, "decontextualized": 1, "atomicity": 1, "faithfulness": 4}
+    partial = _one_row_sheet(tmp_path, "partial.csv", [["3", "1", "1", "5"], ["", "", "", ""]])
+    assert len(import_sheets([partial], allow_incomplete=True)[0].ratings) == 1
+    neg = tmp_path / "neg.csv"
+    neg.write_text("item_id,original_claim,negation,entailment (3/2/1/SKIP),comment\nn1,a,b,maybe,\n", encoding="utf-8")
+    with pytest.raises(SheetError, match=r"row 2, column 'entailment \(3/2/1/SKIP\)': 'maybe'"):
+        import_sheets([neg])
+    with pytest.raises(ValueError, match="different kinds"):
+        agreement(import_sheets([path]) + [cq.Sheet(path=neg, kind="negations", annotator="x")])
+
+
+def test_acceptance_rule() -> None:
+    assert is_acceptable(2, 1, 1, 4)
+    assert not is_acceptable(1, 1, 1, 5) and not is_acceptable(3, 0, None, None)
+    assert not is_acceptable(3, 1, 0, 5) and not is_acceptable(3, 1, 1, 3)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Rule-based checks (the shipped parser)
+
+
+@pytest.fixture(scope="module")
+def nlp():  # type: ignore[no-untyped-def]
+    from claimforge.registry import registry
+
+    return registry.build("nlp", {"name": "spacy", "use_cache": False})
+
+
+KNOWN = frozenset(cq.COMMON_ABBREVIATIONS)
+
+DECON = [
+    ("It inhibits tumour growth in mice.", "pronoun_start"),
+    ("These cells express high levels of CD44.", "pronoun_start"),
+    ("Such treatment reduces mortality in adults.", "pronoun_start"),
+    ("They reduce inflammation in the lung.", "pronoun_start"),
+    ("Microglia from these mice show increased phagocytosis.", "demonstrative"),
+    ("The former inhibits the latter.", "anaphor"),
+    ("We show that aspirin reduces pain.", "deictic"),
+    ("In this study, aspirin reduced pain.", "deictic"),
+    ("Here, aspirin reduced pain in mice.", "deictic"),
+    ("As shown in Figure 2, aspirin reduces pain.", "deictic"),
+    ("Aspirin reduces pain in adults [12].", "citation_marker"),
+    ("Aspirin reduces pain in adults (Smith et al., 2010).", "citation_marker"),
+    ("Aspirin reduces pain in adults, as shown by Smith et al.", "citation_marker"),
+    ("OA is associated with joint pathology and pain behaviour.", "undefined_abbreviation: 'OA'"),
+    ("Intra-articular injection of MIA causes joint pain in rats.", "undefined_abbreviation: 'MIA'"),
+    ("Osteoarthritis (OA) is associated with joint pathology.", None),
+    ("DNA damage activates p53 in human cells.", None),
+    ("HIV infection depletes CD4+ T cells.", None),
+    ("It is well established that smoking causes lung cancer.", None),
+    ("The herbicide inhibits EPSPS in the shikimate pathway.", None),
+    ("Aspirin reduces the risk of colorectal cancer in the US.", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), DECON)
+def test_decontextualization_rules(nlp, text: str, expected: str | None) -> None:  # type: ignore[no-untyped-def]
+    reasons = cq.decontextualization_reasons(text, nlp.parse([text])[0], KNOWN)
+    if expected is None:
+        assert reasons == []
+    else:
+        assert any(r.startswith(expected) for r in reasons), reasons
+
+
+def test_abbreviation_list_is_configurable() -> None:
+    text = "MIA causes joint pain in rats."
+    assert cq.undefined_abbreviations(text, KNOWN) == ["MIA"]
+    assert cq.undefined_abbreviations(text, KNOWN | {"MIA"}) == []
+    assert cq.undefined_abbreviations("RCTs and mTOR and PrP and KRAS and type II diabetes", frozenset()) == [
+        "RCT",
+        "mTOR",
+    ]
+    assert cq.undefined_abbreviations("KRAS mutations", frozenset(), max_caps=None) == ["KRAS"]
+    assert cq.undefined_abbreviations("BRCA1 and IL-6", frozenset(), digit_symbols_ok=False) == ["IL"]
+    assert cq.undefined_abbreviations("BRCA1 and IL-6", frozenset(), digit_symbols_ok=False, max_caps=None) == [
+        "BRCA",
+        "IL",
+    ]
+
+
+ATOMIC = [
+    ("Aspirin reduces pain and lowers fever.", "multiple_predicates"),
+    ("Aspirin reduces pain, and ibuprofen lowers fever.", "coordinated_clauses"),
+    ("Statins lower cholesterol whereas fibrates lower triglycerides.", "coordinated_clauses"),
+    ("Metformin reduces blood glucose; insulin increases it.", "multiple_predicates"),
+    ("Aspirin, ibuprofen and naproxen reduce pain.", "list"),
+    ("Aspirin and ibuprofen reduce pain and fever, respectively.", "respectively"),
+    ("Aspirin reduces the risk of colorectal cancer.", None),
+    ("The island of Sardinia is characterized by a remarkable richness of endemic species.", None),
+    ("Ectopic expression of Sall4 and Nanog generates induced pluripotent stem cells.", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ATOMIC)
+def test_atomicity_rules(nlp, text: str, expected: str | None) -> None:  # type: ignore[no-untyped-def]
+    reasons = cq.atomicity_reasons(text, nlp.parse([text])[0])
+    if expected is None:
+        assert reasons == []
+    else:
+        assert any(r.startswith(expected) for r in reasons), reasons
+
+
+FLUENCY = [
+    ("Aspirin reduces the risk of.", "dangling_end"),
+    ("Aspirin reduces pain and.", "dangling_end"),
+    ("The effect of aspirin on pain.", "no_finite_verb"),
+    ("Aspirin reduces reduces pain.", "repeated_word"),
+    ("Aspirin (a salicylate reduces pain.", "unbalanced_brackets"),
+    ("The herbicide inhibits EPSPS in the shikimate pathway.", None),  # "inhibits" is tagged NNS by the parser
+    ("Bariatric surgery reduces postmenopausal breast cancer.", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), FLUENCY)
+def test_fluency_checks(nlp, text: str, expected: str | None) -> None:  # type: ignore[no-untyped-def]
+    reasons = cq.fluency_checks(text, nlp.parse([text])[0])
+    if expected is None:
+        assert reasons == []
+    else:
+        assert any(r.startswith(expected) for r in reasons), reasons
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Automatic scores with a fake LM and a fake NLI
+
+
+class FakeLM:
+    """Perplexity from a table (the claims); any other text (the scorer's shuffled word orders) gets ``other``."""
+
+    model_id = "fake-lm"
+
+    def __init__(self, ppl: dict[str, float], other: float = 400.0) -> None:
+        self.ppl, self.other, self.calls = ppl, other, 0
+
+    def log_prob(self, texts):  # type: ignore[no-untyped-def]
+        return [(-math.log(self.ppl.get(t, self.other)) * 5, 5) for t in texts]
+
+    def perplexity(self, texts, progress=None):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        return np.array([self.ppl.get(t, self.other) for t in texts])
+
+
+class FakeNLI:
+    model_id = "fake-nli"
+
+    def __init__(self, probs: dict[str, tuple[float, float, float]]) -> None:
+        self.probs, self.calls, self.pairs = probs, 0, []
+
+    def predict_proba(self, pairs, progress=None):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        self.pairs = list(pairs)
+        return np.array([self.probs.get(p.claim, (0.9, 0.05, 0.05)) for p in pairs], dtype=np.float32)
+
+
+CFG = ClaimScorerConfig(
+    ratio_good=0.5,
+    ratio_bad=1.0,
+    ppl_good=500,
+    ppl_bad=2000,
+    entail_high=0.8,
+    entail_low=0.5,
+    contradiction=0.5,
+    unrelated_overlap=0.3,
+)
+PPL_CFG = CFG.model_copy(update={"fluency_measure": "perplexity"})
+
+
+@pytest.mark.parametrize(
+    ("probs", "overlap", "expected", "code"),
+    [
+        ((0.95, 0.03, 0.02), 1.0, 5, "entailed"),
+        ((0.80, 0.10, 0.10), 0.0, 5, "entailed"),
+        ((0.60, 0.30, 0.10), 1.0, 4, "probably_entailed"),
+        ((0.50, 0.10, 0.40), 1.0, 4, "probably_entailed"),
+        ((0.45, 0.50, 0.05), 1.0, 2, "contradicted"),
+        ((0.50, 0.50, 0.00), 1.0, 2, "contradicted"),  # contradiction is checked before "probably entailed"
+        ((0.05, 0.90, 0.05), 0.5, 2, "contradicted"),
+        ((0.05, 0.90, 0.05), 0.0, 1, "unrelated"),  # nothing in common: a contradiction is meaningless
+        ((0.10, 0.10, 0.80), 0.6, 3, "related_not_stated"),
+        ((0.30, 0.30, 0.40), 0.3, 3, "related_not_stated"),
+        ((0.10, 0.10, 0.80), 0.1, 1, "unrelated"),
+        ((0.40, 0.45, 0.15), 0.1, 1, "unrelated"),  # contradiction below its threshold, nothing shared
+    ],
+)
+def test_faithfulness_mapping(probs: tuple[float, float, float], overlap: float, expected: int, code: str) -> None:
+    score, reason = faithfulness_score(probs, overlap, CFG)
+    assert score == expected and reason.startswith(code)
+
+
+def test_fluency_levels_from_the_lm() -> None:
+    assert cq.fluency_score(100.0, [], PPL_CFG) == (3, [])
+    assert cq.fluency_score(900.0, [], PPL_CFG)[0] == 2
+    assert cq.fluency_score(5000.0, [], PPL_CFG)[0] == 1
+    assert cq.fluency_score(float("nan"), [], PPL_CFG)[0] == 1
+    assert cq.fluency_score(100.0, ["no_finite_verb"], PPL_CFG)[0] == 2
+    assert cq.fluency_score(900.0, ["no_finite_verb", "dangling_end: 'of'"], PPL_CFG)[0] == 1
+    assert cq.fluency_score(None, [], PPL_CFG)[0] == 3
+    # the ratio measure alone ignores the absolute perplexity; "both" takes the lower level
+    ratio_cfg = CFG.model_copy(update={"fluency_measure": "ratio"})
+    assert cq.fluency_score(5000.0, [], ratio_cfg, ratio=0.3) == (3, [])
+    assert cq.fluency_score(100.0, [], ratio_cfg, ratio=0.7) == (2, ["perplexity_ratio_high: 0.7 > 0.5"])
+    assert cq.fluency_score(100.0, [], ratio_cfg, ratio=1.2)[0] == 1
+    assert CFG.fluency_measure == "both"
+    assert cq.fluency_score(100.0, [], CFG, ratio=0.3) == (3, [])
+    assert cq.fluency_score(900.0, [], CFG, ratio=0.3) == (2, ["perplexity_high: 900 > 500"])
+    assert cq.fluency_score(900.0, [], CFG, ratio=1.5) == (
+        1,
+        ["perplexity_high: 900 > 500", "perplexity_ratio_very_high: 1.5 > 1"],
+    )
+
+
+def test_shuffled_orders_and_ratio() -> None:
+    a = cq.shuffled_orders("Aspirin reduces the risk of cancer.", 4)
+    assert a == cq.shuffled_orders("Aspirin reduces the risk of cancer.", 4)  # seeded by the text
+    assert all(
+        v.endswith(".") and sorted(v[:-1].split()) == sorted(["Aspirin", "reduces", "the", "risk", "of", "cancer"])
+        for v in a
+    )
+    fluent, salad = "Aspirin reduces the risk of colorectal cancer.", "Cancer the aspirin colorectal of risk reduces."
+    assert fluent not in cq.shuffled_orders(fluent, 3) and salad not in cq.shuffled_orders(salad, 3)
+    lm = FakeLM({fluent: 50.0, salad: 800.0}, other=200.0)
+    ppl, ratio = cq.lm_fluency_stats(lm, [fluent, salad], 3)
+    assert lm.calls == 1 and list(ppl) == [50.0, 800.0]
+    assert ratio[0] == pytest.approx(50 / 200) and ratio[1] == pytest.approx(800 / 200)
+
+
+def test_claim_scorer_batches_and_scores(nlp) -> None:  # type: ignore[no-untyped-def]
+    src = (
+        "Experimental models of OA, such as the intra-articular injection of monosodium acetate (MIA), are "
+        "associated with joint pathology [4]."
+    )
+    triples = [
+        ("Experimental models of osteoarthritis are associated with joint pathology.", src, "Before. After."),
+        ("OA is associated with joint pathology.", src, None),
+        ("Joint pathology of of the.", src, ""),
+        ("Bananas are rich in potassium.", src, ["Before.", "After."]),
+        ("Experimental models of osteoarthritis protect against joint pathology.", src, ""),
+    ]
+    lm = FakeLM({**{t[0]: 100.0 for t in triples}, triples[2][0]: 3000.0})
+    nli = FakeNLI({triples[3][0]: (0.05, 0.05, 0.9), triples[4][0]: (0.05, 0.9, 0.05)})
+    scorer = ClaimScorer(CFG, nlp=nlp, lm=lm, nli=nli)
+    scores = scorer.score(triples)
+    assert lm.calls == 1 and nli.calls == 1 and len(nli.pairs) == 5
+    assert nli.pairs[0].evidence == (src, "Before. After.") and nli.pairs[1].evidence == (src,)
+    assert nli.pairs[3].evidence == (src, "Before. After.")
+    good, abbr, garbled, unrelated, contra = scores
+    assert (good.fluency, good.decontextualized, good.atomicity, good.faithfulness, good.acceptable) == (
+        3,
+        1,
+        1,
+        5,
+        True,
+    )
+    assert abbr.decontextualized == 0 and abbr.reasons["decontextualized"] == ["undefined_abbreviation: 'OA'"]
+    assert not abbr.acceptable
+    assert garbled.fluency == 1 and any(r.startswith("perplexity_ratio_very_high") for r in garbled.reasons["fluency"])
+    assert good.perplexity == 100.0 and good.perplexity_ratio == pytest.approx(0.25)
+    assert unrelated.faithfulness == 1 and unrelated.overlap < 0.3
+    assert contra.faithfulness == 2 and not contra.acceptable
+    assert good.nli == {
+        "SUPPORTED": pytest.approx(0.9),
+        "REFUTED": pytest.approx(0.05),
+        "NOT_ENOUGH_INFO": pytest.approx(0.05),
+    }
+    assert scorer.score([]) == []
+
+    s = summarise(scores)
+    # fluency > 1: all but the garbled claim; decontextualized among them: 3 of 4
+    assert s["n_generated"] == 5 and s["n_accepted"] == 1 and s["precision_pct"] == 20.0
+    assert s["fluency"] == pytest.approx((3 + 3 + 1 + 3 + 3) / 5)
+    assert s["decontextualized_pct"] == 75.0 and s["n_rated"]["faithfulness"] == 3
+    assert s["faithfulness"] == pytest.approx((5 + 1 + 2) / 3, abs=1e-4)
+    assert s["reasons"]["decontextualized"]["undefined_abbreviation"] == 1
+
+
+def test_scorer_abbreviation_switches(nlp) -> None:  # type: ignore[no-untyped-def]
+    triple = [("MIA causes joint pain in rats.", "MIA causes joint pain in rats.", None)]
+    cfgs = {
+        "default": ClaimScorerConfig(lm=None),
+        "off": ClaimScorerConfig(lm=None, check_abbreviations=False),
+        "extra": ClaimScorerConfig(lm=None, extra_abbreviations=("MIA",)),
+    }
+    got = {k: ClaimScorer(c, nlp=nlp, nli=FakeNLI({})).score(triple)[0].decontextualized for k, c in cfgs.items()}
+    assert got == {"default": 0, "off": 1, "extra": 1}
+
+
+def test_scorer_without_lm_uses_parse_checks_only(nlp) -> None:  # type: ignore[no-untyped-def]
+    scorer = ClaimScorer(ClaimScorerConfig(lm=None), nlp=nlp, nli=FakeNLI({}))
+    (s,) = scorer.score([("Aspirin reduces the risk of.", "Aspirin reduces the risk of cancer.", None)])
+    assert s.fluency == 2 and s.perplexity is None and s.reasons["fluency"] == ["dangling_end: 'of'"]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# CLI sub-app
+
+
+def _example(i: int, claim: str, label: str, method: str, details: dict[str, object]) -> dict[str, object]:
+    return {
+        "id": f"{method}:{i}#{label[0]}",
+        "claim": claim,
+        "evidence": "An abstract sentence.",
+        "evidence_id": f"doc{i}",
+        "label": label,
+        "source_item_id": f"cit{i}",
+        "method": method,
+        "provenance": {
+            "method": method,
+            "method_version": "1",
+            "source": {"dataset": "toy", "path": "toy.jsonl", "line": i + 1, "item_id": f"cit{i}"},
+            "details": details,
+        },
+    }
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    rows = []
+    for i in range(4):
+        src = f"Drug {i} (D{i}) lowers blood pressure in adults [12]."
+        claim = f"Drug {i} lowers blood pressure in adults."
+        details = {"source_sentence": src, "context": ["Hypertension is common.", "Trials were small."]}
+        method = "claimgen-bart" if i % 2 else "claimgen-entity"
+        rows.append(_example(i, claim, "SUPPORTED", method, details))
+        rows.append({**_example(i, claim, "SUPPORTED", method, details), "id": f"{method}:{i}#S2", "evidence_id": "x"})
+        rows.append(_example(i, claim, "NOT_ENOUGH_INFO", method, details))
+        neg = f"Drug {i} raises blood pressure in adults."
+        if i % 2:  # as ClaimGen records it: the source, the supported claim, the negation's details
+            negation = {"method": "kbin", "original_claim": claim, "replaced": "lowers"}
+            details = {**details, "supported_claim": claim, "negation": negation}
+            rows.append(_example(i, neg, "REFUTED", method, details))
+            rows.append(_example(i, neg, "NOT_ENOUGH_INFO", method, {**details, "nei_claim": "negation"}))
+        else:  # a flat original_claim
+            rows.append(_example(i, neg, "REFUTED", "not-insertion", {"original_claim": claim}))
+    rows.append(_example(9, "A claim without a source.", "SUPPORTED", "other", {}))
+    folder = tmp_path / "ds"
+    folder.mkdir()
+    (folder / "examples.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return folder
+
+
+def test_cli_score(dataset: Path, tmp_path: Path, nlp, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from claimforge.cli_quality import quality_app
+
+    real_build = cq.registry.build
+    claims = {f"Drug {i} lowers blood pressure in adults.": 80.0 for i in range(4)}
+    fakes = {"lm": FakeLM(claims), "nli": FakeNLI({"Drug 3 lowers blood pressure in adults.": (0.1, 0.8, 0.1)})}
+    monkeypatch.setattr(cq.registry, "build", lambda kind, spec: fakes.get(kind) or real_build(kind, spec))
+    out = tmp_path / "q" / "scores.jsonl"
+    res = CliRunner().invoke(quality_app, ["score", str(dataset), "--out", str(out), "--set", "ppl_good=500"])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 4  # distinct SUPPORTED claims with a source sentence (duplicates merged, one has none)
+    assert rows[0]["example_ids"] == ["claimgen-entity:0#S", "claimgen-entity:0#S2"]
+    assert rows[0]["context"] == "Hypertension is common. Trials were small."
+    assert all(r["decontextualized"] == 1 and r["fluency"] == 3 for r in rows)
+    assert [r["faithfulness"] for r in rows] == [5, 5, 5, 2]
+    summary = json.loads((tmp_path / "q" / "scores.summary.json").read_text(encoding="utf-8"))
+    assert summary["n_claims"] == 4 and summary["n_without_source_sentence"] == 1
+    assert summary["overall"]["n_accepted"] == 3 and summary["config"]["ppl_good"] == 500
+    assert set(summary["by_method"]) == {"claimgen-bart", "claimgen-entity"}
+    md = (tmp_path / "q" / "scores.summary.md").read_text(encoding="utf-8")
+    assert "| claimgen-bart |" in md and "# Gen" in md
+
+    res = CliRunner().invoke(quality_app, ["score", str(tmp_path), "--out", str(out)])
+    assert res.exit_code == 2 and "no examples.jsonl" in res.output
+
+
+def test_cli_rouge(dataset: Path, tmp_path: Path) -> None:
+    from claimforge.cli_quality import quality_app
+
+    refs = tmp_path / "refs.jsonl"
+    refs.write_text(
+        json.dumps({"id": "cit0", "claims": ["Drug 0 lowers blood pressure in adults."]})
+        + "\n"
+        + json.dumps(
+            {
+                "id": "cit1",
+                "claims": [
+                    {"text": "Drug 1 lowers blood pressure.", "is_negation": False},
+                    {"text": "Drug 1 raises blood pressure.", "is_negation": True},
+                ],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "rouge.json"
+    res = CliRunner().invoke(
+        quality_app, ["rouge", "--generated", str(dataset), "--references", str(refs), "--out", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["n_claims"] == 2 and doc["claims_per_source"] == {"cit0": 1, "cit1": 1}
+    assert doc["sources_without_references"] == ["cit2", "cit3", "cit9"]
+    # cit0 identical (100); cit1: 5 of 7 generated unigrams in the 5-word reference -> F = 2*5/(7+5)
+    assert doc["rouge1"] == pytest.approx(100 * (1 + 10 / 12) / 2, abs=1e-3)
+    gen = tmp_path / "gen.json"
+    gen.write_text(json.dumps({"cit1": ["Drug 1 raises blood pressure."]}), encoding="utf-8")
+    res = CliRunner().invoke(
+        quality_app, ["rouge", "--generated", str(gen), "--references", str(refs), "--include-negations"]
+    )
+    assert res.exit_code == 0 and json.loads(res.output)["rouge1"] == 100.0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"claims": []}\n', encoding="utf-8")
+    res = CliRunner().invoke(quality_app, ["rouge", "--generated", str(gen), "--references", str(bad)])
+    assert res.exit_code == 2 and "need 'id'" in res.output
+
+
+def test_cli_sheet_export_and_agreement(dataset: Path, tmp_path: Path) -> None:
+    from claimforge.cli_quality import quality_app
+
+    runner = CliRunner()
+    sheet = tmp_path / "sheets" / "claims.csv"
+    res = runner.invoke(quality_app, ["sheet", "export", str(dataset), "--out", str(sheet), "--n", "3", "--seed", "7"])
+    assert res.exit_code == 0, res.output
+    rows = _read_csv(sheet)
+    assert len(rows) == 4 and all("[12]" in r[1] for r in rows[1:])
+    ids = [r[0] for r in rows[1:]]
+    a = _fill(
+        sheet,
+        tmp_path / "a.csv",
+        dict(zip(ids, [["3", "1", "1", "5"], ["2", "1", "1", "4"], ["3", "0", "", ""]], strict=True)),
+    )
+    b = _fill(
+        sheet,
+        tmp_path / "b.csv",
+        dict(zip(ids, [["3", "1", "1", "5"], ["3", "1", "1", "4"], ["3", "1", "0", "3"]], strict=True)),
+    )
+    out = tmp_path / "agreement.json"
+    items = Path(f"{sheet}.items.jsonl")
+    res = runner.invoke(quality_app, ["sheet", "agreement", str(a), str(b), "--items", str(items), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert doc["n_shared_units"] == 3 and doc["summary"]["n_accepted"] == 2
+    assert doc["fluency_agreement"] == pytest.approx(2 / 3, abs=1e-4)
+    assert set(doc["by_group"]) <= {"claimgen-bart", "claimgen-entity"}
+    assert "Krippendorff" in res.output and out.with_suffix(".md").is_file()
+
+    neg = tmp_path / "neg.csv"
+    res = runner.invoke(quality_app, ["sheet", "export", str(dataset), "--out", str(neg), "--kind", "negations"])
+    assert res.exit_code == 0, res.output
+    assert len(_read_csv(neg)) == 5 and _read_csv(neg)[1][1].startswith("Drug ")
+    assert {(r["original_claim"][:6], r["method"]) for r in read_items(f"{neg}.items.jsonl").values()} == {
+        ("Drug 0", "not-insertion"),
+        ("Drug 1", "kbin"),
+        ("Drug 2", "not-insertion"),
+        ("Drug 3", "kbin"),
+    }
+
+    bad = _fill(
+        sheet,
+        tmp_path / "bad.csv",
+        dict(zip(ids, [["3", "1", "1", "5"], ["7", "", "", ""], ["1", "", "", ""]], strict=True)),
+    )
+    res = runner.invoke(quality_app, ["sheet", "agreement", str(bad)])
+    assert res.exit_code == 2
+    flat = " ".join(res.output.split())
+    assert "bad.csv: row 3, column 'fluency (1-3)': '7' is not one of 1/2/3" in flat
