@@ -141,3 +141,27 @@ def balance_labels(examples: list[Example], labels: Sequence[Label], seed: int) 
         if e.id not in keep
     ]
     return kept, dropped
+
+
+def select_labels(
+    examples: list[Example], rejects: list[Reject], labels: Sequence[Label], balance: bool, seed: int
+) -> list[Example]:
+    """Keep the requested labels (others become ``label_not_requested`` rejects) and, with ``balance``,
+    down-sample to equal label counts; the losses are appended to ``rejects``."""
+    for e in examples:
+        if e.label not in labels:
+            rejects.append(
+                Reject(
+                    item_id=e.source_item_id,
+                    scope="example",
+                    stage="labels",
+                    reason="label_not_requested",
+                    detail=e.id,
+                    ref=e.provenance.source,
+                )
+            )
+    kept = [e for e in examples if e.label in labels]
+    if balance:
+        kept, dropped = balance_labels(kept, labels, seed)
+        rejects.extend(dropped)
+    return kept

@@ -30,7 +30,7 @@ import numpy as np
 from pydantic import Field
 
 from claimforge import __version__
-from claimforge.generate.base import BuildResult, QA2DRequest, account, balance_labels, finish_sentence
+from claimforge.generate.base import BuildResult, QA2DRequest, account, finish_sentence, select_labels
 from claimforge.generate.simplify import _finite_form, claim_from_clause, clauses, clean_sentence, verb_like
 from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
 from claimforge.progress import Progress, SilentProgress
@@ -582,22 +582,7 @@ class ClaimGen:
             nei, nei_rejects = self._nei(paired, by_id, tick)
         examples.extend(nei)
         rejects.extend(nei_rejects)
-        unwanted = [e for e in examples if e.label not in cfg.labels]
-        rejects.extend(
-            Reject(
-                item_id=e.source_item_id,
-                scope="example",
-                stage="labels",
-                reason="label_not_requested",
-                detail=e.id,
-                ref=e.provenance.source,
-            )
-            for e in unwanted
-        )
-        examples = [e for e in examples if e.label in cfg.labels]
-        if cfg.balance:
-            examples, dropped = balance_labels(examples, cfg.labels, cfg.seed)
-            rejects.extend(dropped)
+        examples = select_labels(examples, rejects, cfg.labels, cfg.balance, cfg.seed)
         all_items = [r for r in records if isinstance(r, SentenceItem)]
         unique = list({it.id: it for it in all_items}.values())
         return account(unique, examples, rejects, n_input, self.components, cfg.model_dump(mode="json"))

@@ -35,7 +35,7 @@ import numpy as np
 from pydantic import Field
 
 from claimforge import __version__
-from claimforge.generate.base import BuildResult, account, balance_labels
+from claimforge.generate.base import BuildResult, account, select_labels
 from claimforge.generate.claimgen import plausible_mentions
 from claimforge.generate.simplify import verb_like
 from claimforge.progress import Progress, SilentProgress
@@ -642,9 +642,7 @@ class KBINPipeline:
                     )
                 )
         labels = (Label.SUPPORTED, Label.REFUTED) if self.config.include_original else (Label.REFUTED,)
-        if self.config.balance:
-            examples, dropped = balance_labels(examples, labels, self.config.seed)
-            rejects.extend(dropped)
+        examples = select_labels(examples, rejects, labels, self.config.balance, self.config.seed)
         return account(items, examples, rejects, len(records), self.components, self.config.model_dump(mode="json"))
 
 

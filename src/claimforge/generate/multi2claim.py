@@ -18,7 +18,7 @@ import numpy as np
 from pydantic import Field
 
 from claimforge import __version__
-from claimforge.generate.base import BuildResult, QA2DRequest, QA2DResult, account, balance_labels
+from claimforge.generate.base import BuildResult, QA2DRequest, QA2DResult, account, select_labels
 from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import Example, Label, MCQItem, Provenance, Reject
@@ -186,22 +186,7 @@ class Multi2Claim:
             nei, nei_rejects = self._nei(supported, tick)
         examples.extend(nei)
         rejects.extend(nei_rejects)
-        unwanted = [e for e in examples if e.label not in cfg.labels]
-        rejects.extend(
-            Reject(
-                item_id=e.source_item_id,
-                scope="example",
-                stage="labels",
-                reason="label_not_requested",
-                detail=e.id,
-                ref=e.provenance.source,
-            )
-            for e in unwanted
-        )
-        examples = [e for e in examples if e.label in cfg.labels]
-        if cfg.balance:
-            examples, dropped = balance_labels(examples, cfg.labels, cfg.seed)
-            rejects.extend(dropped)
+        examples = select_labels(examples, rejects, cfg.labels, cfg.balance, cfg.seed)
         return account(all_items, examples, rejects, n_input, self.components, self.config.model_dump(mode="json"))
 
     def _closest_distractors(self, items: Sequence[MCQItem], tick: Any) -> dict[str, list[tuple[str, float]]]:
