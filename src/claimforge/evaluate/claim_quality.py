@@ -6,7 +6,6 @@ summaries), and automatic per-claim scores on the same scales (``ClaimScorer``).
 from __future__ import annotations
 
 import csv
-import functools
 import json
 import math
 import random
@@ -21,6 +20,8 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from claimforge.nlp.normalize import finite_verb_form
+from claimforge.nlp.normalize import noun_reading as _noun_reading
 from claimforge.registry import ComponentConfig, registry
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -833,29 +834,6 @@ _PREPOSITIONS = frozenset("in on at for with by from of to into after before dur
 _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "NUM", "X"})
 _SUBJECTS = frozenset({"nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl"})
 _OBJECTS = frozenset({"obj", "iobj", "dobj", "attr", "ROOT"})
-
-
-@functools.lru_cache(maxsize=100_000)
-def finite_verb_form(word: str, third_person_only: bool = False) -> bool:
-    """Whether ``word`` is an inflected (finite) form of an English verb per lemminflect: "inhibits", "reduced",
-    "lack". Used where the parser (trained on web English) tags scientific verbs as nouns."""
-    from lemminflect import getAllLemmas, getInflection
-
-    w = word.lower()
-    if not w.isalpha() or len(w) < 3:
-        return False
-    tags = ("VBZ",) if third_person_only else ("VBZ", "VBD", "VBP")
-    for lem in getAllLemmas(w, upos="VERB").get("VERB", ()):
-        if any(w in getInflection(lem, tag=t) for t in tags):
-            return True
-    return False
-
-
-@functools.lru_cache(maxsize=100_000)
-def _noun_reading(word: str) -> bool:
-    from lemminflect import getAllLemmas
-
-    return "NOUN" in getAllLemmas(word.lower(), upos="NOUN")
 
 
 def _reason(code: str, detail: str = "") -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claimforge.generate.base import finish_sentence
+from claimforge.nlp.normalize import finite_verb_form
 
 # ---------------------------------------------------------------------------------------------------
 # Text-level cleanup
@@ -385,18 +386,15 @@ def render(doc: Any, tokens: Iterable[int], replace: dict[int, str] | None = Non
     return finish_sentence(text)
 
 
-@functools.lru_cache(maxsize=50_000)
+_AUXILIARY_FORMS = frozenset(
+    ["is", "are", "was", "were", "has", "have", "had", "can", "may", "might", "must", "will", "does", "do"]
+)
+
+
 def _finite_form(word: str) -> bool:
     """Whether a word can be a finite verb form ("inhibits", "induced", "is"): the tagger of a general-domain
     parser often tags unknown biomedical verbs as nouns."""
-    from lemminflect import getAllLemmas, getInflection
-
-    if word in ("is", "are", "was", "were", "has", "have", "had", "can", "may", "might", "must", "will", "does", "do"):
-        return True
-    verb = getAllLemmas(word).get("VERB")
-    if not verb:
-        return False
-    return any(word in getInflection(verb[0], tag=t) for t in ("VBZ", "VBD"))
+    return word in _AUXILIARY_FORMS or finite_verb_form(word)
 
 
 @functools.lru_cache(maxsize=50_000)

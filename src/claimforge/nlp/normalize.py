@@ -90,3 +90,27 @@ def contains_phrase(haystack: Sequence[str], needle: Sequence[str]) -> bool:
         return tuple(t for t in seq if t not in STOPWORDS)
 
     return contains_content(strip(haystack), strip(needle))
+
+
+@functools.lru_cache(maxsize=100_000)
+def finite_verb_form(word: str, third_person_only: bool = False) -> bool:
+    """Whether ``word`` is an inflected (finite) form of an English verb per lemminflect: "inhibits", "reduced",
+    "lack". Used where the parser (trained on web English) tags scientific verbs as nouns."""
+    from lemminflect import getAllLemmas, getInflection
+
+    w = word.lower()
+    if not w.isalpha() or len(w) < 3:
+        return False
+    tags = ("VBZ",) if third_person_only else ("VBZ", "VBD", "VBP")
+    for lem in getAllLemmas(w, upos="VERB").get("VERB", ()):
+        if any(w in getInflection(lem, tag=t) for t in tags):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=100_000)
+def noun_reading(word: str) -> bool:
+    """Whether lemminflect knows ``word`` as a noun form ("increases" is; "inhibits" is not)."""
+    from lemminflect import getAllLemmas
+
+    return "NOUN" in getAllLemmas(word.lower(), upos="NOUN")
