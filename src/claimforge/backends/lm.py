@@ -1,1 +1,958 @@
-"""(being written this session)"""
+"""Fluency scoring by language models behind the ``LanguageModel`` interface: total log-probability and
+perplexity of texts, batched and cached on disk.
+
+``ngram`` is the embedded default: the project's own word-level 4-gram model with interpolated modified
+Kneser-Ney smoothing, trained on scientific prose and shipped in the package (docs/models/lm.md; training in
+``training/lm/``). It needs neither torch nor a GPU and scores thousands of sentences per second.
+``hf-causal`` loads any Hugging Face causal LM (GPT-2, Llama, ...) by name or local path, safetensors only,
+and computes token-level perplexity with a sliding window over long texts.
+
+KBIN (Wright et al. 2022) ranks candidate negations by perplexity and keeps the most fluent per replacement;
+lower perplexity is more fluent.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import re
+import struct
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from pydantic import Field, model_validator
+
+from claimforge.cache import CachedComponentConfig, DiskCache, files_digest, fingerprint
+from claimforge.registry import registry
+
+EMBEDDED_LM = "lm-ngram"
+FORMAT = "claimforge-ngram-lm"
+FORMAT_VERSION = 1
+
+Progress = Callable[[int, int], Any] | None
+
+
+class LanguageModel(Protocol):
+    model_id: str
+
+    def log_prob(self, texts: Sequence[str], progress: Progress = None) -> list[tuple[float, int]]:
+        """For each text, (total natural-log probability, number of scored tokens), in order."""
+        ...
+
+    def perplexity(self, texts: Sequence[str], progress: Progress = None) -> np.ndarray:
+        """For each text, exp(-log_prob / tokens) (NaN for a text with no scored token); lower is more fluent."""
+        ...
+
+
+def perplexity_of(scores: Sequence[tuple[float, int]]) -> np.ndarray:
+    """exp of the mean negative log-probability per token; NaN where no token was scored."""
+    lp = np.array([s[0] for s in scores], dtype=np.float64)
+    n = np.array([s[1] for s in scores], dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.where(n > 0, np.exp(-lp / np.maximum(n, 1)), np.nan)
+
+
+_SCORE = struct.Struct("<dq")
+
+
+class _CachedScorer:
+    """Deduplicates texts, looks them up in the disk cache and scores the rest with ``_score_batch``."""
+
+    model_id: str
+    _cache: DiskCache
+    _chunk: int = 4096
+
+    def _key(self, text: str) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _score_batch(self, texts: list[str]) -> list[tuple[float, int]]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def log_prob(self, texts: Sequence[str], progress: Progress = None) -> list[tuple[float, int]]:
+        keys = [self._key(t) for t in texts]
+        text_of = dict(zip(keys, texts, strict=True))
+        found = {k: _SCORE.unpack(v) for k, v in self._cache.get_many(list(text_of)).items()}
+        done: dict[str, tuple[float, int]] = {k: (float(v[0]), int(v[1])) for k, v in found.items()}
+        todo = sorted((k for k in text_of if k not in done), key=lambda k: len(text_of[k]))
+        if progress is not None:
+            progress(len(done), len(text_of))
+        for i in range(0, len(todo), self._chunk):
+            part = todo[i : i + self._chunk]
+            new = dict(zip(part, self._score_batch([text_of[k] for k in part]), strict=True))
+            done.update(new)
+            self._cache.put_many({k: _SCORE.pack(lp, n) for k, (lp, n) in new.items()})
+            if progress is not None:
+                progress(len(done), len(text_of))
+        return [done[k] for k in keys]
+
+    def perplexity(self, texts: Sequence[str], progress: Progress = None) -> np.ndarray:
+        return perplexity_of(self.log_prob(texts, progress=progress))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Text normalisation shared by training and scoring of the n-gram model
+# ---------------------------------------------------------------------------------------------------------
+
+UNK, BOS, EOS, NUM = "<unk>", "<s>", "</s>", "<num>"
+SPECIALS = (UNK, BOS, EOS)
+UNK_ID, BOS_ID, EOS_ID = 0, 1, 2
+
+# A number (1, 1.8, 10,000), a run of letters/digits, or one other non-space character.
+_TOKEN_RE = re.compile(r"(\d+(?:[.,]\d+)*(?![^\W_]))|([^\W_]+)|([^\w\s]|_)")
+_DIGITS_RE = re.compile(r"\d+")
+_ABBREVIATIONS = frozenset(
+    re.findall(
+        r"\S+",
+        "al e.g i.e fig figs eq eqs ref refs vs approx ca cf dr prof no nos vol pp st mr mrs ms jr sr inc ltd co etc "
+        "resp sp spp var min max sec hr wk mo yr dept univ",
+    )
+)
+_SENT_BOUNDARY_RE = re.compile(r"[.!?][\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split prose at '.', '!' or '?' followed by space and an upper-case letter or digit, except after common
+    abbreviations ("et al.", "e.g.", "Fig.") and initials. Good enough for abstracts and claims."""
+    out: list[str] = []
+    start = 0
+    for m in _SENT_BOUNDARY_RE.finditer(text):
+        end = m.start() + 1
+        if text[m.start()] == ".":
+            words = text[start : m.start()].split()
+            last = words[-1].lower().lstrip("([\"'") if words else ""
+            if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+                continue
+        piece = text[start:end].strip()
+        if piece:
+            out.append(piece)
+        start = m.end()
+    piece = text[start:].strip()
+    if piece:
+        out.append(piece)
+    return out
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word tokens: NFKC, numbers become ``<num>``, digit runs inside words become ``0`` ("p53" ->
+    "p0", "IL-6" -> "il - <num>"), punctuation and hyphens are tokens of their own."""
+    out = []
+    for number, word, other in _TOKEN_RE.findall(unicodedata.normalize("NFKC", text).lower()):
+        if number:
+            out.append(NUM)
+        elif word:
+            out.append(word if word.isalpha() else _DIGITS_RE.sub("0", word))
+        else:
+            out.append(other)
+    return out
+
+
+def text_to_sentences(text: str, split: bool = True) -> list[list[str]]:
+    """Token lists, one per sentence (or one for the whole text when ``split`` is false)."""
+    pieces = split_sentences(text) if split else [text]
+    sents = [tokenize(p) for p in pieces]
+    return [s for s in sents if s] or [[]]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The n-gram model: interpolated modified Kneser-Ney, stored in backoff form
+# ---------------------------------------------------------------------------------------------------------
+
+_BITS = 16  # bits per word id in a packed n-gram key: vocabulary <= 65,536 words, order <= 4
+MAX_VOCAB = 1 << _BITS
+MAX_ORDER = 64 // _BITS
+_LN10 = math.log(10.0)
+
+
+def pack(ids: Sequence[int]) -> int:
+    """The key of an n-gram: its word ids, 16 bits each, the last word in the lowest bits."""
+    key = 0
+    for i in ids:
+        key = (key << _BITS) | int(i)
+    return key
+
+
+@dataclass
+class NGramLM:
+    """A word n-gram model in backoff form (as in ARPA files): for a seen n-gram ``h w`` its interpolated
+    probability is stored; otherwise ``log p(w|h) = backoff(h) + log p(w|h')`` with ``h'`` the history minus its
+    first word. ``tables[k - 1]`` holds order k: sorted packed keys, log-probs and backoffs (natural log)."""
+
+    vocab: list[str]
+    order: int
+    unigram_logp: np.ndarray  # (V,) log p(w); -inf for <s>
+    unigram_backoff: np.ndarray  # (V,) log backoff of the one-word history w
+    keys: list[np.ndarray]  # for orders 2..N: sorted uint64 packed keys
+    logp: list[np.ndarray]  # for orders 2..N
+    backoff: list[np.ndarray]  # for orders 2..N-1 (log backoff of the n-gram as a history)
+    meta: dict[str, Any] = field(default_factory=dict)
+    # (V,) log p(w) of a unigram model of raw word frequencies (modified KN discounts, uniform floor): the
+    # reference of SLOR. Kneser-Ney's own unigram level counts contexts, not occurrences, so it cannot serve.
+    frequency_logp: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        self.word_id = {w: i for i, w in enumerate(self.vocab)}
+        # log of the number of word types behind <unk> (an unknown word is one of them, uniformly).
+        self.log_unk_types = math.log(max(1, int(self.meta.get("unk_types", 1))))
+
+    # -- scoring ------------------------------------------------------------------------------------------
+    def ids(self, tokens: Sequence[str]) -> list[int]:
+        get = self.word_id.get
+        return [get(t, UNK_ID) for t in tokens]
+
+    def _lookup(self, k: int, query: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(found, value) for packed order-k keys."""
+        keys = self.keys[k - 2]
+        if len(keys) == 0:
+            return np.zeros(len(query), dtype=bool), np.zeros(len(query), dtype=np.float64)
+        # Sorted queries make the binary searches cache-friendly (several times faster on large tables).
+        by_key = np.argsort(query, kind="stable")
+        idx = np.empty(len(query), dtype=np.int64)
+        idx[by_key] = np.searchsorted(keys, query[by_key])
+        idx[idx == len(keys)] = 0
+        found = keys[idx] == query
+        return found, np.where(found, values[idx], 0.0).astype(np.float64)
+
+    def score_ids(self, words: np.ndarray, history: np.ndarray, hist_len: np.ndarray) -> np.ndarray:
+        """Natural-log p(word | history) for M predictions at once: ``history[:, j]`` is the word j+1 positions
+        back (any value where ``j >= hist_len``), ``hist_len`` how many history words exist (<= order - 1)."""
+        words = np.asarray(words, dtype=np.uint64)
+        n = len(words)
+        if n == 0:
+            return np.zeros(0, dtype=np.float64)
+        hist = np.asarray(history, dtype=np.uint64).reshape(n, -1)
+        hist_len = np.asarray(hist_len)
+        result = np.zeros(n, dtype=np.float64)
+        done = np.zeros(n, dtype=bool)
+        acc = np.zeros(n, dtype=np.float64)  # sum of backoffs of the histories longer than the match
+        # Packed n-gram keys ending at each word, and the packed histories, for every order.
+        ngram = [words]
+        ctx = [np.zeros(n, dtype=np.uint64)]
+        for j in range(self.order - 1):
+            h = hist[:, j] if j < hist.shape[1] else np.zeros(n, dtype=np.uint64)
+            ngram.append(ngram[-1] | (h << np.uint64(_BITS * (j + 1))))
+            ctx.append(h if j == 0 else ctx[-1] | (h << np.uint64(_BITS * j)))
+        for k in range(self.order, 1, -1):
+            valid = hist_len >= k - 1
+            found, lp = self._lookup(k, ngram[k - 1], self.logp[k - 2])
+            hit = valid & found & ~done
+            result[hit] = lp[hit] + acc[hit]
+            done |= hit
+            # the history of order k is an n-gram of order k-1
+            if k - 1 == 1:
+                bo = self.unigram_backoff[ctx[1].astype(np.int64)].astype(np.float64)
+            else:
+                _, bo = self._lookup(k - 1, ctx[k - 1], self.backoff[k - 3])
+            add = valid & ~done
+            acc[add] += bo[add]
+        rest = ~done
+        result[rest] = self.unigram_logp[words[rest].astype(np.int64)].astype(np.float64) + acc[rest]
+        return result
+
+    def score_sentences(self, sentences: Sequence[Sequence[str]], unk_penalty: bool = True) -> np.ndarray:
+        """Natural-log probability of each token list as one sentence, ``<s> ... </s>`` (``</s>`` scored)."""
+        n_order = self.order
+        lengths = np.array([len(s) + 2 for s in sentences], dtype=np.int64)
+        seq = np.empty(int(lengths.sum()), dtype=np.int64)
+        pos = 0
+        get = self.word_id.get
+        for s in sentences:
+            seq[pos] = BOS_ID
+            seq[pos + 1 : pos + 1 + len(s)] = [get(t, UNK_ID) for t in s]
+            seq[pos + 1 + len(s)] = EOS_ID
+            pos += len(s) + 2
+        starts = np.cumsum(lengths) - lengths
+        position = np.arange(len(seq)) - np.repeat(starts, lengths)
+        target = position > 0
+        idx = np.nonzero(target)[0]
+        hist = np.zeros((len(idx), max(1, n_order - 1)), dtype=np.int64)
+        for j in range(n_order - 1):
+            hist[:, j] = seq[np.maximum(idx - j - 1, 0)]
+        hist_len = np.minimum(position[idx], n_order - 1)
+        lp = self.score_ids(seq[idx], hist, hist_len)
+        if unk_penalty:
+            lp[seq[idx] == UNK_ID] -= self.log_unk_types
+        sent_of = np.repeat(np.arange(len(sentences)), lengths)[idx]
+        return np.bincount(sent_of, weights=lp, minlength=len(sentences))
+
+    def frequency_scores(self, sentences: Sequence[Sequence[str]], unk_penalty: bool = True) -> np.ndarray:
+        """Natural-log probability of each token list under the word-frequency unigram model (``</s>`` scored)."""
+        if self.frequency_logp is None:
+            raise ValueError("this model has no word-frequency unigram table (retrain it with training/lm/train.py)")
+        get = self.word_id.get
+        ids = np.fromiter((get(t, UNK_ID) for s in sentences for t in s), dtype=np.int64)
+        lengths = np.array([len(s) for s in sentences], dtype=np.int64)
+        lp = self.frequency_logp[ids].astype(np.float64)
+        if unk_penalty:
+            lp[ids == UNK_ID] -= self.log_unk_types
+        owner = np.repeat(np.arange(len(sentences)), lengths)
+        return np.bincount(owner, weights=lp, minlength=len(sentences)) + float(self.frequency_logp[EOS_ID])
+
+    def next_word_logprobs(self, context: Sequence[str]) -> np.ndarray:
+        """log p(w | <s> context) for every vocabulary id w (-inf for <s>, which is never predicted); the
+        probabilities over the vocabulary, ``<unk>`` and ``</s>`` included, sum to 1."""
+        hist_ids = [BOS_ID, *self.ids(context)][::-1][: self.order - 1]
+        n_vocab = len(self.vocab)
+        hist = np.tile(np.array(hist_ids + [0] * (self.order - 1 - len(hist_ids)), dtype=np.int64), (n_vocab, 1))
+        out = self.score_ids(np.arange(n_vocab), hist, np.full(n_vocab, len(hist_ids)))
+        out[BOS_ID] = -np.inf
+        return out
+
+    # -- storage ------------------------------------------------------------------------------------------
+    def arrays(self) -> dict[str, np.ndarray]:
+        out = {"unigram_logp": self.unigram_logp, "unigram_backoff": self.unigram_backoff}
+        if self.frequency_logp is not None:
+            out["frequency_logp"] = self.frequency_logp
+        for k in range(2, self.order + 1):
+            out[f"keys{k}"] = self.keys[k - 2]
+            out[f"logp{k}"] = self.logp[k - 2]
+            if k < self.order:
+                out[f"backoff{k}"] = self.backoff[k - 2]
+        return out
+
+    def save(self, directory: Path | str, compress: bool = True) -> None:
+        """``header.json`` (vocabulary, order, training metadata) + ``arrays.npz`` (plain numeric arrays; the
+        sorted n-gram keys as byte planes of their successive differences)."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        header = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "order": self.order,
+            "key_bits": _BITS,
+            "log_base": "e",
+            "meta": self.meta,
+            "vocab": self.vocab,
+        }
+        (directory / "header.json").write_text(json.dumps(header, ensure_ascii=False, indent=0) + "\n", "utf-8")
+        arrays: dict[str, Any] = {
+            k: (_shuffle_deltas(v) if k.startswith("keys") else v) for k, v in self.arrays().items()
+        }
+        if compress:
+            np.savez_compressed(directory / "arrays.npz", **arrays)
+        else:
+            np.savez(directory / "arrays.npz", **arrays)
+
+    @classmethod
+    def load(cls, directory: Path | str) -> NGramLM:
+        directory = Path(directory)
+        header = json.loads((directory / "header.json").read_text("utf-8"))
+        if header.get("format") != FORMAT or header.get("format_version") != FORMAT_VERSION:
+            raise ValueError(f"{directory} is not a {FORMAT} v{FORMAT_VERSION} model")
+        if header.get("key_bits") != _BITS:
+            raise ValueError(f"{directory}: unsupported key width {header.get('key_bits')}")
+        order = int(header["order"])
+        with np.load(directory / "arrays.npz", allow_pickle=False) as z:
+            arr = {k: (_unshuffle_deltas(z[k]) if k.startswith("keys") else z[k]) for k in z.files}
+        return cls(
+            vocab=list(header["vocab"]),
+            order=order,
+            unigram_logp=arr["unigram_logp"],
+            unigram_backoff=arr["unigram_backoff"],
+            frequency_logp=arr.get("frequency_logp"),
+            keys=[arr[f"keys{k}"] for k in range(2, order + 1)],
+            logp=[arr[f"logp{k}"] for k in range(2, order + 1)],
+            backoff=[arr[f"backoff{k}"] for k in range(2, order)],
+            meta=dict(header.get("meta", {})),
+        )
+
+    def astype(self, dtype: Any) -> NGramLM:
+        """The same model with its log-probs and backoffs stored as ``dtype`` (e.g. float16 for shipping)."""
+        return NGramLM(
+            vocab=self.vocab,
+            order=self.order,
+            unigram_logp=self.unigram_logp.astype(np.float32),
+            unigram_backoff=self.unigram_backoff.astype(np.float32),
+            frequency_logp=self.frequency_logp,
+            keys=self.keys,
+            logp=[a.astype(dtype) for a in self.logp],
+            backoff=[a.astype(dtype) for a in self.backoff],
+            meta=dict(self.meta),
+        )
+
+    @property
+    def num_ngrams(self) -> list[int]:
+        return [len(self.vocab)] + [len(k) for k in self.keys]
+
+
+def _shuffle_deltas(keys: np.ndarray) -> np.ndarray:
+    """Sorted uint64 keys stored as the byte planes (8, n) of their differences: compresses about 30% better."""
+    deltas = np.diff(keys.astype(np.uint64), prepend=np.uint64(0))
+    return np.ascontiguousarray(deltas.astype("<u8").view(np.uint8).reshape(-1, 8).T)
+
+
+def _unshuffle_deltas(planes: np.ndarray) -> np.ndarray:
+    if planes.ndim == 1:  # plain sorted keys (written before keys were delta-coded)
+        return planes.astype(np.uint64, copy=False)
+    deltas = np.ascontiguousarray(planes.T).view("<u8").reshape(-1)
+    return np.cumsum(deltas, dtype=np.uint64)
+
+
+# -- training -------------------------------------------------------------------------------------------------
+
+
+def build_vocab(counts: dict[str, int], min_count: int = 1, max_size: int = MAX_VOCAB) -> tuple[list[str], int]:
+    """Specials first, then words by descending count (ties alphabetical) with count >= ``min_count``, at most
+    ``max_size`` entries in all; also returns how many word types fall outside (the <unk> class)."""
+    if max_size > MAX_VOCAB:
+        raise ValueError(f"at most {MAX_VOCAB} vocabulary entries fit a {_BITS}-bit id")
+    words = sorted(
+        (w for w, c in counts.items() if c >= min_count and w not in SPECIALS), key=lambda w: (-counts[w], w)
+    )
+    kept = words[: max_size - len(SPECIALS)]
+    return [*SPECIALS, *kept], len([w for w in counts if w not in SPECIALS]) - len(kept)
+
+
+def encode_corpus(sentences: Iterable[Sequence[str]], vocab: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenated ids ``<s> w1 .. wn </s>`` of all sentences and each token's position in its sentence."""
+    word_id = {w: i for i, w in enumerate(vocab)}
+    get = word_id.get
+    chunks: list[np.ndarray] = []
+    for s in sentences:
+        chunks.append(np.array([BOS_ID, *(get(t, UNK_ID) for t in s), EOS_ID], dtype=np.uint16))
+    if not chunks:
+        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
+    seq = np.concatenate(chunks).astype(np.uint64)
+    lengths = np.array([len(c) for c in chunks], dtype=np.int64)
+    starts = np.cumsum(lengths) - lengths
+    position = np.arange(len(seq), dtype=np.int64) - np.repeat(starts, lengths)
+    return seq, position
+
+
+def kn_discounts(adjusted_counts: np.ndarray) -> tuple[float, float, float]:
+    """Modified Kneser-Ney discounts D1, D2, D3+ from counts of counts (Chen & Goodman 1998):
+    Y = n1 / (n1 + 2 n2), D1 = 1 - 2Y n2/n1, D2 = 2 - 3Y n3/n2, D3+ = 3 - 4Y n4/n3. When a count of counts is
+    zero (tiny corpora), the affected discount falls back to 0.5, 1.0 or 1.5; each D_i is kept within [0, i]."""
+    c = np.asarray(adjusted_counts)
+    n1, n2, n3, n4 = (int(np.sum(c == i)) for i in (1, 2, 3, 4))
+    y = n1 / (n1 + 2 * n2) if n1 + 2 * n2 > 0 else 0.5
+    d1 = 1 - 2 * y * n2 / n1 if n1 > 0 else 0.5
+    d2 = 2 - 3 * y * n3 / n2 if n2 > 0 else 1.0
+    d3 = 3 - 4 * y * n4 / n3 if n3 > 0 else 1.5
+    return (min(max(d1, 0.0), 1.0), min(max(d2, 0.0), 2.0), min(max(d3, 0.0), 3.0))
+
+
+def _segments(sorted_ctx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start index of each run of equal values in a sorted array, and each element's run number."""
+    if len(sorted_ctx) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    new = np.ones(len(sorted_ctx), dtype=bool)
+    new[1:] = sorted_ctx[1:] != sorted_ctx[:-1]
+    starts = np.nonzero(new)[0]
+    return starts, np.cumsum(new) - 1
+
+
+@dataclass
+class _Order:
+    keys: np.ndarray  # sorted unique packed keys (uint64)
+    raw: np.ndarray  # raw counts
+    adj: np.ndarray  # counts used for estimation (raw for the top order / n-grams starting with <s>)
+    logp: np.ndarray | None = None  # interpolated log p(w|h), float64
+    gamma: np.ndarray | None = None  # log interpolation weight of the n-gram as a history (orders < N)
+
+
+def _mask(k: int) -> np.uint64:
+    return np.uint64((1 << (_BITS * k)) - 1) if k < MAX_ORDER else np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def train_kneser_ney(
+    sentences: Iterable[Sequence[str]],
+    order: int = 4,
+    min_count: int = 1,
+    max_vocab: int = MAX_VOCAB,
+    prune: Sequence[float] | None = None,
+    discounts: dict[int, tuple[float, float, float]] | None = None,
+    vocab: Sequence[str] | None = None,
+    unk_types: int | None = None,
+    meta: dict[str, Any] | None = None,
+) -> NGramLM:
+    """Estimate an interpolated modified Kneser-Ney model from tokenised sentences.
+
+    Words seen fewer than ``min_count`` times (or beyond ``max_vocab``) become ``<unk>`` before counting, so
+    ``<unk>`` is a word class with its own n-grams. Lower orders use continuation counts N1+(. w) except for
+    n-grams starting with ``<s>`` (raw counts); unigrams interpolate with the uniform distribution over the
+    vocabulary. ``prune[k - 2]`` (for orders 2..N) is a threshold on the weighted difference
+    ``count(h w) * (log p(w|h) - log backoff(h) p(w|h'))``: n-grams below it are dropped unless they are the
+    history of a kept longer n-gram, and all backoff weights are then recomputed so each history's distribution
+    sums to one. ``discounts`` overrides the estimated (D1, D2, D3+) per order.
+    """
+    if not 1 <= order <= MAX_ORDER:
+        raise ValueError(f"order must be within 1..{MAX_ORDER}")
+    sentences = [list(s) for s in sentences]
+    if vocab is None:
+        counts: dict[str, int] = {}
+        for s in sentences:
+            for t in s:
+                counts[t] = counts.get(t, 0) + 1
+        vocab, unk_types = build_vocab(counts, min_count, max_vocab)
+    vocab = list(vocab)
+    if vocab[: len(SPECIALS)] != list(SPECIALS) or len(vocab) > MAX_VOCAB:
+        raise ValueError("the vocabulary must start with <unk>, <s>, </s> and have at most 65,536 entries")
+    seq, position = encode_corpus(sentences, vocab)
+    n_vocab = len(vocab)
+    bos = np.uint64(BOS_ID)
+
+    # Raw counts of every order (n-grams never cross a sentence boundary).
+    orders: list[_Order] = []
+    for k in range(1, order + 1):
+        ok = np.nonzero(position >= k - 1)[0]
+        key = seq[ok].copy()
+        for j in range(1, k):
+            key |= seq[ok - j] << np.uint64(_BITS * j)
+        keys, raw = np.unique(key, return_counts=True)
+        orders.append(_Order(keys=keys, raw=raw.astype(np.int64), adj=raw.astype(np.int64)))
+    # Continuation counts for the lower orders.
+    for k in range(1, order):
+        lower, higher = orders[k - 1], orders[k]
+        suffix = higher.keys & _mask(k)
+        sk, sc = np.unique(suffix, return_counts=True)
+        idx = np.searchsorted(sk, lower.keys)
+        idx[idx == len(sk)] = 0
+        cont = np.where(sk[idx] == lower.keys, sc[idx], 0) if len(sk) else np.zeros(len(lower.keys), np.int64)
+        starts_bos = (lower.keys >> np.uint64(_BITS * (k - 1))) == bos
+        lower.adj = np.where(starts_bos, lower.raw, cont).astype(np.int64)
+
+    # Unigrams: dense over the vocabulary, <s> never predicted.
+    uni = orders[0]
+    adj1 = np.zeros(n_vocab, dtype=np.int64)
+    adj1[uni.keys.astype(np.int64)] = uni.adj
+    adj1[BOS_ID] = 0
+    predicted = np.ones(n_vocab, dtype=bool)
+    predicted[BOS_ID] = False
+    used = {1: kn_discounts(adj1[adj1 > 0])}
+    for k in range(2, order + 1):
+        used[k] = kn_discounts(orders[k - 1].adj)
+    if discounts:
+        used.update({int(k): tuple(v) for k, v in discounts.items()})  # type: ignore[misc]
+
+    def discount(c: np.ndarray, d: tuple[float, float, float]) -> np.ndarray:
+        return np.select([c == 0, c == 1, c == 2], [0.0, d[0], d[1]], d[2])
+
+    total1 = adj1.sum()
+    d1 = used[1]
+    gamma0 = float(discount(adj1, d1).sum() / total1) if total1 > 0 else 1.0
+    p1 = np.where(predicted, np.maximum(adj1 - discount(adj1, d1), 0) / max(total1, 1) + gamma0 / (n_vocab - 1), 0.0)
+    with np.errstate(divide="ignore"):
+        uni_logp = np.log(p1)
+    uni_full = _Order(keys=np.arange(n_vocab, dtype=np.uint64), raw=adj1, adj=adj1, logp=uni_logp)
+    # word-frequency unigram (raw counts), for SLOR
+    raw1 = np.zeros(n_vocab, dtype=np.int64)
+    raw1[uni.keys.astype(np.int64)] = uni.raw
+    raw1[BOS_ID] = 0
+    d_raw = kn_discounts(raw1[raw1 > 0])
+    g_raw = float(discount(raw1, d_raw).sum() / raw1.sum()) if raw1.sum() > 0 else 1.0
+    p_raw = np.maximum(raw1 - discount(raw1, d_raw), 0) / max(int(raw1.sum()), 1) + g_raw / (n_vocab - 1)
+    with np.errstate(divide="ignore"):
+        freq_logp = np.where(predicted, np.log(p_raw), -np.inf).astype(np.float32)
+
+    # Higher orders: interpolated probabilities, and each history's interpolation weight gamma.
+    tables = [uni_full]
+    for k in range(2, order + 1):
+        cur = orders[k - 1]
+        ctx = cur.keys >> np.uint64(_BITS)
+        starts, seg = _segments(ctx)
+        d = discount(cur.adj, used[k])
+        total = np.add.reduceat(cur.adj, starts) if len(starts) else np.zeros(0)
+        gamma = (np.add.reduceat(d, starts) / total) if len(starts) else np.zeros(0)
+        lower_lp = _table_logp(tables, (cur.keys & _mask(k - 1)), k - 1)
+        p = np.maximum(cur.adj - d, 0) / total[seg] + gamma[seg] * np.exp(lower_lp)
+        cur.logp = np.log(p)
+        prev = tables[k - 2]
+        with np.errstate(divide="ignore"):
+            g = np.zeros(len(prev.keys))
+            gidx = np.searchsorted(prev.keys, ctx[starts])
+            g[gidx] = np.log(gamma)
+        prev.gamma = g
+        tables.append(cur)
+    tables[-1].gamma = None
+
+    counts_before = [int(n_vocab)] + [len(t.keys) for t in tables[1:]]
+    if prune is not None and any(p > 0 for p in prune):
+        _prune(tables, list(prune), order)
+    backoffs = _backoffs(tables, order) if prune is not None and any(p > 0 for p in prune) else None
+
+    info = dict(meta or {})
+    info.update(
+        {
+            "order": order,
+            "discounts": {str(k): list(v) for k, v in used.items()},
+            "unk_types": int(unk_types or 0),
+            "ngrams_before_pruning": counts_before,
+            "ngrams": [int(n_vocab)] + [len(t.keys) for t in tables[1:]],
+            "prune": list(prune) if prune is not None else None,
+            "tokens": int(np.sum(position > 0)),
+            "sentences": int(np.sum(position == 0)),
+        }
+    )
+    uni_bo = backoffs[0] if backoffs is not None else tables[0].gamma
+    assert tables[0].logp is not None
+    return NGramLM(
+        vocab=vocab,
+        order=order,
+        unigram_logp=tables[0].logp.astype(np.float32),
+        unigram_backoff=(uni_bo if uni_bo is not None else np.zeros(n_vocab)).astype(np.float32),
+        frequency_logp=freq_logp,
+        keys=[t.keys for t in tables[1:]],
+        logp=[t.logp.astype(np.float32) for t in tables[1:]],  # type: ignore[union-attr]
+        backoff=[
+            (backoffs[k - 1] if backoffs is not None else tables[k - 1].gamma).astype(np.float32)  # type: ignore[union-attr]
+            for k in range(2, order)
+        ],
+        meta=info,
+    )
+
+
+def _table_logp(tables: list[_Order], keys: np.ndarray, k: int) -> np.ndarray:
+    """Interpolated log p of order-k n-grams that are all present in ``tables[k-1]``."""
+    t = tables[k - 1]
+    if k == 1:
+        return t.logp[keys.astype(np.int64)]  # type: ignore[index]
+    idx = np.searchsorted(t.keys, keys)
+    assert np.all(t.keys[np.minimum(idx, len(t.keys) - 1)] == keys), "missing lower-order n-gram"
+    return t.logp[idx]  # type: ignore[index]
+
+
+def _model_from_tables(tables: list[_Order], order: int, backoffs: list[np.ndarray]) -> NGramLM:
+    return NGramLM(
+        vocab=[""] * len(tables[0].keys),
+        order=order,
+        unigram_logp=tables[0].logp,  # type: ignore[arg-type]
+        unigram_backoff=backoffs[0],
+        keys=[t.keys for t in tables[1:]],
+        logp=[t.logp for t in tables[1:]],  # type: ignore[misc]
+        backoff=list(backoffs[1:]),
+    )
+
+
+def _backoff_estimate(tables: list[_Order], k: int, keys: np.ndarray, model: NGramLM) -> np.ndarray:
+    """log of backoff(h) * p(w|h') for order-k keys, using the (partly built) ``model`` for p(w|h')."""
+    n = len(keys)
+    words = keys & _mask(1)
+    hist = np.zeros((n, k - 1), dtype=np.uint64)
+    for j in range(k - 1):
+        hist[:, j] = (keys >> np.uint64(_BITS * (j + 1))) & _mask(1)
+    # p(w|h') with h' = the history minus its first (oldest) word
+    lower = model.score_ids(words, hist, np.full(n, k - 2)) if k > 1 else np.zeros(n)
+    prev = tables[k - 2]
+    ctx = keys >> np.uint64(_BITS)
+    idx = np.searchsorted(prev.keys, ctx)
+    return lower + prev.gamma[idx]  # type: ignore[index]
+
+
+def _prune(tables: list[_Order], thresholds: list[float], order: int) -> None:
+    """Weighted-difference pruning from the top order down, keeping histories of kept n-grams."""
+    full_backoffs = [tables[0].gamma] + [t.gamma for t in tables[1:-1]]
+    model = _model_from_tables(tables, order, full_backoffs)  # type: ignore[arg-type]
+    required: np.ndarray | None = None
+    for k in range(order, 1, -1):
+        t = tables[k - 1]
+        theta = thresholds[k - 2] if k - 2 < len(thresholds) else 0.0
+        keep = np.ones(len(t.keys), dtype=bool)
+        if theta > 0:
+            crit = t.adj * (t.logp - _backoff_estimate(tables, k, t.keys, model))  # type: ignore[operator]
+            keep = crit >= theta
+        if required is not None:
+            keep |= np.isin(t.keys, required, assume_unique=False)
+        t.keys, t.raw, t.adj = t.keys[keep], t.raw[keep], t.adj[keep]
+        t.logp = t.logp[keep]  # type: ignore[index]
+        if t.gamma is not None:
+            t.gamma = t.gamma[keep]
+        required = np.unique(t.keys >> np.uint64(_BITS))
+
+
+def _backoffs(tables: list[_Order], order: int) -> list[np.ndarray]:
+    """Backoff weights that make every history's distribution sum to one in the pruned model:
+    bo(h) = (1 - sum_{kept hw} p(w|h)) / (1 - sum_{kept hw} p(w|h')), computed bottom-up."""
+    n_vocab = len(tables[0].keys)
+    backoffs: list[np.ndarray] = [np.zeros(n_vocab)] + [np.zeros(len(t.keys)) for t in tables[1:-1]]
+    model = _model_from_tables(tables, order, backoffs)
+    for k in range(2, order + 1):
+        t = tables[k - 1]
+        words = t.keys & _mask(1)
+        hist = np.zeros((len(words), k - 1), dtype=np.uint64)
+        for j in range(k - 1):
+            hist[:, j] = (t.keys >> np.uint64(_BITS * (j + 1))) & _mask(1)
+        lower = model.score_ids(words, hist, np.full(len(words), k - 2))  # p(w|h'), lower orders final
+        ctx = t.keys >> np.uint64(_BITS)
+        starts, seg = _segments(ctx)
+        if len(starts) == 0:
+            continue
+        num = 1.0 - np.add.reduceat(np.exp(t.logp), starts)  # type: ignore[arg-type]
+        den = 1.0 - np.add.reduceat(np.exp(lower), starts)
+        prev = tables[k - 2]
+        idx = np.searchsorted(prev.keys, ctx[starts]) if k > 2 else ctx[starts].astype(np.int64)
+        gamma = prev.gamma[idx]  # type: ignore[index]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bo = np.where(
+                (num > 1e-12) & (den > 1e-12), np.log(np.maximum(num, 1e-300) / np.maximum(den, 1e-300)), gamma
+            )
+        backoffs[k - 2][idx] = bo
+        model.unigram_backoff = backoffs[0]
+        model.backoff = list(backoffs[1:])
+    return backoffs
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Components
+# ---------------------------------------------------------------------------------------------------------
+
+
+def embedded_model_dir() -> Path:
+    path = Path(str(resources.files("claimforge") / "models" / EMBEDDED_LM))
+    if not (path / "header.json").is_file():
+        raise FileNotFoundError(f"the embedded n-gram LM is missing from the installation ({path})")
+    return path
+
+
+@functools.lru_cache(maxsize=4)
+def _load_ngram(path: str) -> tuple[NGramLM, str]:
+    directory = Path(path)
+    return NGramLM.load(directory), files_digest([directory / "header.json", directory / "arrays.npz"])[:16]
+
+
+class NGramLMConfig(CachedComponentConfig):
+    path: str | None = None  # a model directory written by training/lm/train.py; default: the shipped lm-ngram
+    split_sentences: bool = True  # score each sentence of a text as <s> ... </s> and add them up
+    unk_penalty: bool = True  # an unknown word also pays log(number of word types behind <unk>)
+
+
+class NGramLanguageModel(_CachedScorer):
+    """A word n-gram model (interpolated modified Kneser-Ney) in plain numpy arrays; ``</s>`` is a scored
+    token, so a sentence of n words has n + 1 scored tokens."""
+
+    def __init__(self, config: NGramLMConfig) -> None:
+        self.config = config
+        directory = Path(config.path).expanduser().resolve() if config.path else embedded_model_dir()
+        self.model, digest = _load_ngram(str(directory))
+        name = EMBEDDED_LM if config.path is None else str(directory)
+        self.model_id = f"ngram:{name}@{digest}"
+        self._cache = config.open_cache("lm")
+
+    def __repr__(self) -> str:
+        return f"NGramLanguageModel({self.model_id!r}, order={self.model.order})"
+
+    def _key(self, text: str) -> str:
+        c = self.config
+        return fingerprint("lm", self.model_id, c.split_sentences, c.unk_penalty, text)
+
+    def _sentences(self, texts: Sequence[str]) -> tuple[list[list[str]], list[int]]:
+        """Token lists of all sentences, and the index of the text each comes from."""
+        sents: list[list[str]] = []
+        owner: list[int] = []
+        for i, text in enumerate(texts):
+            for s in text_to_sentences(text, self.config.split_sentences):
+                sents.append(s)
+                owner.append(i)
+        return sents, owner
+
+    def _score_batch(self, texts: list[str]) -> list[tuple[float, int]]:
+        sents, owner = self._sentences(texts)
+        lp = self.model.score_sentences(sents, unk_penalty=self.config.unk_penalty)
+        totals = np.bincount(owner, weights=lp, minlength=len(texts))
+        ntok = np.bincount(owner, weights=[len(s) + 1 for s in sents], minlength=len(texts))
+        return [(float(a), int(b)) for a, b in zip(totals, ntok, strict=True)]
+
+    def slor(self, texts: Sequence[str]) -> np.ndarray:
+        """SLOR (Kann et al. 2018): (log p(text) - log p_unigram(text)) / tokens, higher is more fluent. Unlike
+        perplexity it does not punish rare words for being rare, so it suits comparing candidates that differ in
+        the words substituted (docs/models/lm.md: the pairwise test). Computed fresh, not cached."""
+        sents, owner = self._sentences(texts)
+        c = self.config
+        lp = self.model.score_sentences(sents, unk_penalty=c.unk_penalty)
+        lp1 = self.model.frequency_scores(sents, unk_penalty=c.unk_penalty)
+        n = np.bincount(owner, weights=[len(s) + 1 for s in sents], minlength=len(texts))
+        diff = np.bincount(owner, weights=lp - lp1, minlength=len(texts))
+        return diff / np.maximum(n, 1)
+
+
+@registry.register("lm", "ngram", NGramLMConfig)
+def build_ngram_lm(config: NGramLMConfig) -> NGramLanguageModel:
+    """The embedded word 4-gram model (modified Kneser-Ney, scientific prose; docs/models/lm.md) or another."""
+    return NGramLanguageModel(config)
+
+
+# -- Hugging Face causal LMs ---------------------------------------------------------------------------------
+
+
+class HFCausalLMConfig(CachedComponentConfig):
+    model: str  # HF name or local directory of a causal LM (safetensors weights)
+    device: str = "cpu"
+    batch_size: int = Field(default=16, ge=1)
+    max_batch_tokens: int = Field(default=8192, ge=1)  # padded tokens per forward pass (bounds logits memory)
+    max_length: int | None = Field(default=None, ge=2)  # window; default: the model's context size
+    stride: int | None = Field(default=None, ge=1)  # new tokens per window after the first; default max_length/2
+    add_bos: bool = True  # prepend BOS (or EOS when there is no BOS) so the first word is scored
+
+    @model_validator(mode="after")
+    def _stride_fits(self) -> HFCausalLMConfig:
+        if self.stride is not None and self.max_length is not None and self.stride >= self.max_length:
+            raise ValueError("stride must be smaller than max_length")
+        return self
+
+
+@functools.lru_cache(maxsize=2)
+def _load_causal(path: str, device: str) -> tuple[Any, Any]:
+    """Tokenizer and model, loaded once per process per (path, device); safetensors only."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from claimforge.backends.seq2seq import ModelLoadError, _check_safetensors
+
+    local = Path(path)
+    if local.is_dir():
+        _check_safetensors(local)
+    elif local.exists():
+        raise ModelLoadError(f"causal LM path {path!r} is a file; give the model directory")
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path)
+        model: Any = AutoModelForCausalLM.from_pretrained(path, use_safetensors=True)
+    except OSError as e:
+        raise ModelLoadError(
+            f"could not load causal LM {path!r} (a local directory or a cached Hugging Face model with "
+            f"safetensors weights is needed; pickled .bin weights are refused): {e}"
+        ) from e
+    model.to(device)
+    model.eval()
+    return tokenizer, model
+
+
+@dataclass
+class _Window:
+    text: int  # index of the text
+    ids: list[int]  # input ids of the window
+    first: int  # first window position that is a scored target
+
+
+def sliding_windows(n_tokens: int, max_length: int, stride: int) -> list[tuple[int, int, int]]:
+    """(begin, end, first_target) windows over a sequence of ``n_tokens`` ids: each position >= 1 is a target
+    exactly once, in the first window that reaches it, with up to ``max_length - stride`` positions of context
+    carried over from the previous window (the Hugging Face perplexity recipe)."""
+    out: list[tuple[int, int, int]] = []
+    prev_end = 1  # position 0 has no left context
+    begin = 0
+    while prev_end < n_tokens:
+        end = min(begin + max_length, n_tokens)
+        if end > prev_end:
+            out.append((begin, end, prev_end))
+            prev_end = end
+        begin += stride
+    return out
+
+
+class HFCausalLM(_CachedScorer):
+    """Token log-probabilities from an ``AutoModelForCausalLM``: BOS prepended, labels shifted by one, padding
+    masked out, texts longer than the context scored with a sliding window."""
+
+    _chunk = 512
+
+    def __init__(self, config: HFCausalLMConfig) -> None:
+        from claimforge.backends.seq2seq import _resolve
+
+        self.config = config
+        self._path = _resolve(config.model)
+        path = Path(self._path)
+        files = sorted(path.rglob("*.safetensors")) if path.is_dir() else []
+        self._digest = files_digest(files)[:16] if files else ""
+        self.model_id = f"hf-causal:{config.model}@{self._digest}" if self._digest else f"hf-causal:{config.model}"
+        self._cache = config.open_cache("lm")
+
+    def __repr__(self) -> str:
+        return f"HFCausalLM(model={self.config.model!r}, device={self.config.device!r})"
+
+    @property
+    def components(self) -> tuple[Any, Any]:
+        """``(tokenizer, model)``, loaded on first use."""
+        return _load_causal(self._path, self.config.device)
+
+    def window(self) -> tuple[int, int]:
+        """(max_length, stride) in tokens."""
+        _, model = self.components
+        c = self.config
+        size = c.max_length
+        if size is None:
+            for name in ("n_positions", "max_position_embeddings", "n_ctx", "seq_length"):
+                value = getattr(model.config, name, None)
+                if isinstance(value, int) and value > 1:
+                    size = value
+                    break
+        size = size or 1024
+        stride = c.stride or max(1, size // 2)
+        return size, min(stride, size - 1)
+
+    def bos_id(self) -> int | None:
+        tokenizer, _ = self.components
+        if not self.config.add_bos:
+            return None
+        for tid in (tokenizer.bos_token_id, tokenizer.eos_token_id):
+            if tid is not None:
+                return int(tid)
+        return None
+
+    def _key(self, text: str) -> str:
+        c = self.config
+        return fingerprint("lm", self.model_id, c.max_length, c.stride, c.add_bos, text)
+
+    def encode(self, texts: Sequence[str]) -> list[list[int]]:
+        """Token ids of each text as scored: BOS (when used) + the text's tokens without special tokens."""
+        tokenizer, _ = self.components
+        bos = self.bos_id()
+        ids = tokenizer(list(texts), add_special_tokens=False, verbose=False)["input_ids"] if texts else []
+        return [([bos] if bos is not None else []) + list(x) for x in ids]
+
+    def _score_batch(self, texts: list[str]) -> list[tuple[float, int]]:
+        import torch
+
+        _, model = self.components
+        size, stride = self.window()
+        windows: list[_Window] = []
+        counts = [0] * len(texts)
+        for i, ids in enumerate(self.encode(texts)):
+            for begin, end, first in sliding_windows(len(ids), size, stride):
+                windows.append(_Window(i, ids[begin:end], first - begin))
+                counts[i] += end - first
+        totals = [0.0] * len(texts)
+        order = sorted(range(len(windows)), key=lambda j: len(windows[j].ids))
+        c = self.config
+        batch: list[_Window] = []
+        batches: list[list[_Window]] = []
+        for j in order:
+            w = windows[j]
+            if batch and (len(batch) >= c.batch_size or (len(batch) + 1) * len(w.ids) > c.max_batch_tokens):
+                batches.append(batch)
+                batch = []
+            batch.append(w)
+        if batch:
+            batches.append(batch)
+        for part in batches:
+            width = max(len(w.ids) for w in part)
+            input_ids = torch.zeros((len(part), width), dtype=torch.long)
+            attention = torch.zeros((len(part), width), dtype=torch.long)
+            target = torch.zeros((len(part), width), dtype=torch.bool)  # positions whose token is scored
+            for r, w in enumerate(part):
+                input_ids[r, : len(w.ids)] = torch.tensor(w.ids, dtype=torch.long)
+                attention[r, : len(w.ids)] = 1
+                target[r, w.first : len(w.ids)] = True
+            with torch.inference_mode():
+                logits = model(
+                    input_ids=input_ids.to(model.device), attention_mask=attention.to(model.device)
+                ).logits.float()
+                logprobs = torch.log_softmax(logits[:, :-1], dim=-1)
+                token_lp = logprobs.gather(-1, input_ids[:, 1:, None].to(logprobs.device))[..., 0]
+                token_lp = torch.where(target[:, 1:].to(token_lp.device), token_lp, torch.zeros_like(token_lp))
+            sums = token_lp.double().sum(dim=1).cpu().tolist()
+            for w, s in zip(part, sums, strict=True):
+                totals[w.text] += s
+        return [(t, n) for t, n in zip(totals, counts, strict=True)]
+
+
+@registry.register("lm", "hf-causal", HFCausalLMConfig)
+def build_hf_causal_lm(config: HFCausalLMConfig) -> HFCausalLM:
+    """Any Hugging Face causal LM (GPT-2, ...) by name or local path, safetensors only; sliding-window perplexity."""
+    return HFCausalLM(config)
