@@ -133,7 +133,9 @@ def test_registry_builds_the_qa2d_converter(tiny_t5: Path) -> None:
     assert len(results) == 2
     assert all(isinstance(r, QA2DResult) for r in results)
     for r in results:
-        assert r.text is not None and r.text[0].isupper() and r.text[-1] in ".!?"
+        assert r.text is not None and r.text[-1] in ".!?"
+        first = r.text.split()[0]  # capitalised, unless the first word has digits ("p53", "w2")
+        assert r.text[0].isupper() or any(ch.isdigit() for ch in first)
     assert qa2d.model_id.startswith("hf-seq2seq:")
 
     seq2seq = registry.build("seq2seq", {"name": "hf", "model": str(tiny_t5)})
