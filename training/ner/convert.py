@@ -1,15 +1,18 @@
 """Convert the BIO TSV corpora (BC5CDR, NCBI-disease) to spaCy DocBin files for ``spacy train``.
 
     python training/ner/convert.py --bc5cdr ../shared/data/bc5cdr --ncbi ../shared/data/ncbi_disease \
-        --out build/ner/corpus [--n-sents 10] [--mask-model PATH]
+        --out build/ner/corpus [--n-sents 10] [--devel-holdout 0.2] [--mask-model PATH [--silver]]
 
 Writes ``bc5cdr_{train,devel,test}.spacy`` and ``ncbi_{train,devel,test}.spacy`` (one Doc per ``n-sents``
-consecutive sentences, gold tokens, entity spans from :func:`claimforge.nlp.entities.bio_to_spans`).
+consecutive sentences, gold tokens, entity spans from :func:`claimforge.nlp.entities.bio_to_spans`), and BC5CDR
+devel cut in two: ``bc5cdr_devel_fit.spacy`` (its first 80% of sentences, used for training the final model) and
+``bc5cdr_devel_holdout.spacy`` (the last 20%, used to pick the checkpoint).
 
 NCBI-disease annotates diseases only: its chemicals are tagged ``O``, which would teach the model that they are not
 entities. With ``--mask-model`` (a BC5CDR-trained pipeline) the tokens it tags ``Chemical`` in NCBI training
 sentences (outside gold Disease spans) are marked *missing* instead of ``O`` (spaCy learns nothing about them),
-written as ``ncbi_train_masked.spacy``; a summary goes to stdout as JSON.
+written as ``ncbi_train_masked.spacy``; with ``--silver`` they are labelled Chemical instead
+(``ncbi_train_silver.spacy``). A summary (counts per split) goes to stdout as JSON.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 import spacy
@@ -47,22 +51,19 @@ def group(docs: list[Doc], n: int) -> list[Doc]:
     for i in range(0, len(docs), n):
         part = docs[i : i + n]
         merged = Doc.from_docs(part, ensure_whitespace=True)
-        for j, tok in enumerate(merged):
-            tok.is_sent_start = j == 0 or tok.i in starts(part)
+        starts, acc = set(), 0
+        for d in part:
+            starts.add(acc)
+            acc += len(d)
+        for tok in merged:
+            tok.is_sent_start = tok.i in starts
         out.append(merged)
     return out
 
 
-def starts(part: list[Doc]) -> set[int]:
-    offs, acc = set(), 0
-    for d in part:
-        offs.add(acc)
-        acc += len(d)
-    return offs
-
-
-def mask_chemicals(docs: list[Doc], model: str, batch_size: int = 256) -> tuple[list[Doc], dict]:
-    """Copies of ``docs`` where tokens of predicted Chemical entities (not overlapping gold entities) are missing."""
+def mask_chemicals(docs: list[Doc], model: str, silver: bool = False, batch_size: int = 256) -> tuple[list[Doc], dict]:
+    """Copies of ``docs`` where tokens of predicted Chemical entities (not overlapping gold entities) are missing
+    (or, with ``silver``, labelled Chemical)."""
     nlp = spacy.load(model)
     out, n_masked_ents, n_masked_toks = [], 0, 0
     pred_docs = nlp.pipe((Doc(nlp.vocab, words=[t.text for t in d]) for d in docs), batch_size=batch_size)
@@ -70,13 +71,16 @@ def mask_chemicals(docs: list[Doc], model: str, batch_size: int = 256) -> tuple[
         doc = Doc(gold.vocab, words=[t.text for t in gold], spaces=[bool(t.whitespace_) for t in gold])
         gold_ents = [Span(doc, e.start, e.end, label=e.label_) for e in gold.ents]
         covered = {i for e in gold.ents for i in range(e.start, e.end)}
-        missing = []
+        missing, silver_ents = [], []
         for e in pred.ents:
             if e.label_ == "Chemical" and not covered & set(range(e.start, e.end)):
-                missing.append(Span(doc, e.start, e.end))
+                if silver:
+                    silver_ents.append(Span(doc, e.start, e.end, label="Chemical"))
+                else:
+                    missing.append(Span(doc, e.start, e.end))
                 n_masked_ents += 1
                 n_masked_toks += e.end - e.start
-        doc.set_ents(gold_ents, missing=missing, default="outside")
+        doc.set_ents(sorted(gold_ents + silver_ents), missing=missing, default="outside")
         for j, tok in enumerate(doc):
             tok.is_sent_start = gold[j].is_sent_start
         out.append(doc)
@@ -90,6 +94,18 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("build/ner/corpus"))
     ap.add_argument("--n-sents", type=int, default=10)
     ap.add_argument("--mask-model", default=None, help="BC5CDR-trained pipeline: mask its Chemicals in NCBI train")
+    ap.add_argument(
+        "--silver",
+        action="store_true",
+        help="with --mask-model: label the predicted Chemicals (ncbi_train_silver.spacy) instead of masking them",
+    )
+    ap.add_argument(
+        "--devel-holdout",
+        type=float,
+        default=0.2,
+        help="also split BC5CDR devel into bc5cdr_devel_fit.spacy (first 1-x of its sentences, for training) and "
+        "bc5cdr_devel_holdout.spacy (the last x, for checkpoint selection)",
+    )
     args = ap.parse_args()
 
     nlp = spacy.blank("en")
@@ -99,20 +115,28 @@ def main() -> None:
         for split in ("train", "devel", "test"):
             sents = sentence_docs(nlp.vocab, folder / FILES[corpus].format(split=split))
             docs = group(sents, args.n_sents)
-            labels: dict[str, int] = {}
-            for d in sents:
-                for e in d.ents:
-                    labels[e.label_] = labels.get(e.label_, 0) + 1
+            labels = Counter(e.label_ for d in sents for e in d.ents)
             summary[f"{corpus}_{split}"] = {
                 "sentences": len(sents),
                 "docs": len(docs),
                 "tokens": sum(len(d) for d in sents),
                 "entities": dict(sorted(labels.items())),
             }
+            if corpus == "bc5cdr" and split == "devel" and args.devel_holdout > 0:
+                cut = round(len(sents) * (1 - args.devel_holdout))
+                for name, part in (("fit", sents[:cut]), ("holdout", sents[cut:])):
+                    DocBin(docs=group(part, args.n_sents), store_user_data=False).to_disk(
+                        args.out / f"bc5cdr_devel_{name}.spacy"
+                    )
+                    summary[f"bc5cdr_devel_{name}"] = {
+                        "sentences": len(part),
+                        "entities": dict(sorted(Counter(e.label_ for d in part for e in d.ents).items())),
+                    }
             if args.mask_model and corpus == "ncbi" and split == "train":
-                masked, stats = mask_chemicals(docs, args.mask_model)
-                DocBin(docs=masked, store_user_data=False).to_disk(args.out / "ncbi_train_masked.spacy")
-                summary["ncbi_train_masked"] = stats
+                masked, stats = mask_chemicals(docs, args.mask_model, silver=args.silver)
+                name = "ncbi_train_silver" if args.silver else "ncbi_train_masked"
+                DocBin(docs=masked, store_user_data=False).to_disk(args.out / f"{name}.spacy")
+                summary[name] = stats
             DocBin(docs=docs, store_user_data=False).to_disk(args.out / f"{corpus}_{split}.spacy")
     print(json.dumps(summary, indent=1))
 

@@ -113,9 +113,7 @@ def _trimmed_chunk(chunk: Any) -> tuple[int, int] | None:
     """Character span of a noun chunk without its leading determiners/possessives/quantifiers, or None when
     what is left is only a pronoun or only stop words, numbers and punctuation."""
     tokens = list(chunk)
-    while tokens and (
-        tokens[0].lower_ in _TRIM_WORDS or tokens[0].tag_ in _TRIM_TAGS or tokens[0].pos_ in _TRIM_POS
-    ):
+    while tokens and (tokens[0].lower_ in _TRIM_WORDS or tokens[0].tag_ in _TRIM_TAGS or tokens[0].pos_ in _TRIM_POS):
         tokens = tokens[1:]
     while tokens and (tokens[-1].is_punct or tokens[-1].is_space):
         tokens = tokens[:-1]
@@ -126,6 +124,52 @@ def _trimmed_chunk(chunk: Any) -> tuple[int, int] | None:
     if all(t.is_stop or t.like_num or t.pos_ == "NUM" or t.is_punct or t.pos_ == "PRON" for t in tokens):
         return None
     return tokens[0].idx, tokens[-1].idx + len(tokens[-1].text)
+
+
+# Dependency labels only the UD scheme uses (the project's own parser, en_claimforge_ewt, is trained on UD EWT).
+# spaCy's English noun-chunk iterator knows only the ClearNLP labels (dobj, pobj, ...) of en_core_web_* and
+# scispaCy, so on a UD parse it misses objects and prepositional/oblique nouns; UD parses use ud_noun_chunks.
+_UD_ONLY_DEPS = frozenset(
+    {"obj", "obl", "case", "nsubj:pass", "nmod:poss", "iobj", "flat", "fixed", "compound:prt", "det:predet"}
+)
+# Left dependents that belong to a base noun phrase (UD and ClearNLP labels).
+_NP_LEFT_DEPS = frozenset(
+    {
+        "det", "det:predet", "det:poss", "predet", "amod", "compound", "nummod", "nmod:poss", "poss", "nn", "flat",
+        "nmod", "nmod:npmod", "npadvmod", "quantmod", "nounmod", "obl:npmod",
+    }
+)  # fmt: skip
+_NOMINAL_POS = frozenset({"NOUN", "PROPN", "PRON"})
+
+
+def ud_noun_chunks(doc: Any) -> list[Any]:
+    """Base noun phrases of a UD-parsed doc: each nominal with its left modifiers (determiners, adjectives,
+    compounds, numbers, possessors, and recursively their own such left modifiers; not prepositions,
+    conjunctions or clauses); nested spans (a pre-modifying noun inside its head's phrase) are dropped.
+    Returns ``Span`` s in document order."""
+
+    def np_left(tok: Any, depth: int = 0) -> int:
+        lefts = [np_left(c, depth + 1) for c in tok.lefts if c.dep_ in _NP_LEFT_DEPS and depth < 8]
+        return min([tok.i, *lefts])
+
+    spans = [(np_left(word), word.i + 1) for word in doc if word.pos_ in _NOMINAL_POS]
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans, key=lambda se: (-(se[1] - se[0]), se[0])):
+        if not any(start < e and s < end for s, e in out):
+            out.append((start, end))
+    return [doc[s:e] for s, e in sorted(out)]
+
+
+def noun_chunks(doc: Any) -> list[Any]:
+    """The doc's noun chunks: :func:`ud_noun_chunks` for UD-labelled parses, else spaCy's ``doc.noun_chunks``."""
+    if not doc.has_annotation("DEP"):
+        raise ValueError("the doc has no dependency parse")
+    if any(t.dep_ in _UD_ONLY_DEPS for t in doc):
+        return ud_noun_chunks(doc)
+    try:
+        return list(doc.noun_chunks)
+    except NotImplementedError:  # no noun-chunk iterator for this language
+        return ud_noun_chunks(doc)
 
 
 def merge_mentions(
@@ -152,10 +196,10 @@ _NOT_FOR_NER = frozenset(
 
 
 class SpacyNERConfig(CachedComponentConfig):
-    pipeline: str = DEFAULT_NER_PIPELINE
-    noun_chunks: bool = True
-    parser: dict[str, Any] = Field(default_factory=lambda: {"name": "spacy"})
-    labels: tuple[str, ...] | None = None
+    pipeline: str = DEFAULT_NER_PIPELINE  # the shipped model's name, or any spaCy/scispaCy pipeline name or path
+    noun_chunks: bool = True  # add the parser's noun chunks (label NP) where they overlap no entity
+    parser: dict[str, Any] = Field(default_factory=lambda: {"name": "spacy"})  # an ``nlp`` component spec
+    labels: tuple[str, ...] | None = None  # keep only these NER labels (None: all)
     batch_size: int = 256
 
 
@@ -166,7 +210,9 @@ class SpacyNER:
     ``labels`` if given; source ``"ner"``), then, when ``noun_chunks`` is on, every noun chunk of the ``parser``
     component (kind ``nlp``) that overlaps none of those entities, labelled ``NP`` (source ``"noun_chunk"``),
     trimmed of leading determiners/possessives/quantifiers and dropped if only a pronoun or only stop words or
-    numbers remain. Results are cached on disk per (NER pipeline and version, parser and version, options, text).
+    numbers remain. Entities whose label is not in ``labels`` are dropped *before* the merge, so their words can
+    come back as an ``NP``. Results are cached on disk per (NER pipeline and version, parser and version, options,
+    text); a cached text runs neither model.
     """
 
     def __init__(self, config: SpacyNERConfig) -> None:
@@ -176,7 +222,14 @@ class SpacyNER:
 
     @property
     def nlp(self) -> Any:
-        return _load_spacy(self.config.pipeline, ())
+        """The loaded spaCy pipeline (shared with the ``nlp`` component when both name the same pipeline)."""
+        try:
+            return _load_spacy(self.config.pipeline, ())
+        except RuntimeError as e:
+            raise RuntimeError(
+                f"cannot load the NER pipeline {self.config.pipeline!r}: give a spaCy/scispaCy NER pipeline name "
+                f"(e.g. en_ner_bc5cdr_md) or directory; the default is {DEFAULT_NER_PIPELINE!r}. ({e})"
+            ) from None
 
     @functools.cached_property
     def parser(self) -> Any:
@@ -193,9 +246,7 @@ class SpacyNER:
         labels = sorted(self.config.labels) if self.config.labels is not None else None
         return fingerprint("mentions", MERGE_RULES_VERSION, self.config.pipeline, self.version, labels, chunker, text)
 
-    def mentions(
-        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
-    ) -> list[list[Mention]]:
+    def mentions(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> list[list[Mention]]:
         """Mentions per text, in input order (character offsets into each text)."""
         keys = [self._key(t) for t in texts]
         unique = dict(zip(keys, texts, strict=True))
@@ -226,17 +277,15 @@ class SpacyNER:
         keep = set(self.config.labels) if self.config.labels is not None else None
         out = []
         for doc in nlp.pipe(texts, batch_size=self.config.batch_size, disable=skip):
-            out.append(
-                [(e.start_char, e.end_char, e.label_) for e in doc.ents if keep is None or e.label_ in keep]
-            )
+            out.append([(e.start_char, e.end_char, e.label_) for e in doc.ents if keep is None or e.label_ in keep])
         return out
 
     def _noun_chunks(self, texts: Sequence[str]) -> list[list[tuple[int, int]]]:
         out = []
         for doc in self.parser.parse(texts):
             try:
-                chunks = list(doc.noun_chunks)
-            except (ValueError, NotImplementedError) as e:
+                chunks = noun_chunks(doc)
+            except ValueError as e:
                 raise RuntimeError(
                     f"nlp component {self.config.parser!r} gives no noun chunks (needs a dependency parser): {e}"
                 ) from None
