@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,16 +11,6 @@ import pytest
 from claimforge.backends.seq2seq import HFSeq2Seq, HFSeq2SeqConfig, ModelLoadError
 from claimforge.generate.base import QA2DRequest, QA2DResult
 from claimforge.registry import RegistryError, registry
-
-SENTENCES = [
-    "what do neurons pass to the next neuron",
-    "neurotransmitters",
-    "which gas do plants absorb from the air",
-    "carbon dioxide",
-    "what is the powerhouse of the cell",
-    "mitochondria",
-    "neurons pass neurotransmitters to the next neuron .",
-] + [" ".join(f"w{i}" for i in range(j, j + 10)) for j in range(0, 100, 10)]
 
 # Mixed lengths (so a batch needs padding), and a duplicate.
 TEXTS = [
@@ -32,53 +21,6 @@ TEXTS = [
     "w9",
     "mitochondria",
 ]
-
-
-def _save_tiny_model(directory: Path) -> None:
-    import torch
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
-    from transformers import PreTrainedTokenizerFast, T5Config, T5ForConditionalGeneration
-
-    tok = Tokenizer(models.WordLevel(unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    tok.train_from_iterator(SENTENCES, trainers.WordLevelTrainer(special_tokens=["<pad>", "</s>", "<unk>"]))
-    tok.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", eos_token="</s>", unk_token="<unk>")
-    config = T5Config(  # type: ignore[call-arg]
-        vocab_size=tokenizer.vocab_size,
-        d_model=16,
-        d_ff=32,
-        d_kv=8,
-        num_layers=1,
-        num_decoder_layers=1,
-        num_heads=2,
-        pad_token_id=0,
-        eos_token_id=1,
-        decoder_start_token_id=0,
-        tie_word_embeddings=False,
-    )
-    torch.manual_seed(0)
-    model = T5ForConditionalGeneration(config)
-    with torch.no_grad():
-        # Zero logits for <pad>, </s>, <unk> so the random model emits words (not an empty string).
-        model.lm_head.weight[:3] = 0
-    model.save_pretrained(directory, safe_serialization=True)
-    tokenizer.save_pretrained(directory)
-
-
-@pytest.fixture(scope="module")
-def tiny_t5(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    import torch
-
-    # One intra-op thread: for a model this small, thread hand-offs cost far more than the maths,
-    # and the other core may be busy.
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    directory = tmp_path_factory.mktemp("tiny-t5")
-    _save_tiny_model(directory)
-    assert list(directory.glob("*.safetensors"))
-    yield directory
-    torch.set_num_threads(threads)
 
 
 def _backend(path: Path, **kw: object) -> HFSeq2Seq:

@@ -349,3 +349,39 @@ def test_verb_targets_skip_citation_words_and_take_the_participle_after_have() -
     assert "al" not in [t.text for t in targets]
     permitted = next(t for t in targets if t.text == "permitted")
     assert permitted.pos == "v" and permitted.tag == "VBN"
+
+
+class FakeQGConfig(ComponentConfig):
+    pass
+
+
+class FakeQG:
+    """Question generation: 'What <rest of the sentence>?' with the entity cut out."""
+
+    model_id = "fake-qg"
+
+    def __init__(self, config: FakeQGConfig) -> None:
+        self.prompts: list[str] = []
+
+    def generate(self, texts: list[str], progress: Any = None) -> list[str]:
+        self.prompts.extend(texts)
+        out = []
+        for t in texts:
+            answer = t.split("answer: ", 1)[1].split(" context: ", 1)[0]
+            context = t.split(" context: ", 1)[1].rstrip(".")
+            out.append("What " + context.replace(answer, "", 1).strip() + "?")
+        return out
+
+
+registry.register("seq2seq", "fake-qg", FakeQGConfig)(FakeQG)
+
+
+def test_entity_generator_question_generation_path() -> None:
+    gen = registry.build(
+        "generator", {"name": "entity", "ner": {"name": "fake-ner"}, "mentions": "ner", "qg": {"name": "fake-qg"}}
+    )
+    out = gen.generate([ITEMS[1]])
+    assert gen.qg.prompts == ["answer: Aspirin context: Aspirin reduces fever in children."]
+    (claim,) = out.claims
+    assert claim.details["question"] == "What reduces fever in children?" and claim.details["path"] == "qg+qa2d"
+    assert claim.text == "Aspirin reduces fever in children."

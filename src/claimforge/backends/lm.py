@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 import re
 import struct
 import unicodedata
@@ -799,28 +798,9 @@ class HFCausalLMConfig(CachedComponentConfig):
 @functools.lru_cache(maxsize=2)
 def _load_causal(path: str, device: str) -> tuple[Any, Any]:
     """Tokenizer and model, loaded once per process per (path, device); safetensors only."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from claimforge.backends.seq2seq import load_hf_model
 
-    from claimforge.backends.seq2seq import ModelLoadError, _check_safetensors
-
-    local = Path(path)
-    if local.is_dir():
-        _check_safetensors(local)
-    elif local.exists():
-        raise ModelLoadError(f"causal LM path {path!r} is a file; give the model directory")
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(path)
-        model: Any = AutoModelForCausalLM.from_pretrained(path, use_safetensors=True)
-    except OSError as e:
-        raise ModelLoadError(
-            f"could not load causal LM {path!r} (a local directory or a cached Hugging Face model with "
-            f"safetensors weights is needed; pickled .bin weights are refused): {e}"
-        ) from e
-    model.to(device)
-    model.eval()
-    return tokenizer, model
+    return load_hf_model(path, device, "AutoModelForCausalLM", "causal LM")
 
 
 @dataclass

@@ -36,29 +36,35 @@ def _check_safetensors(directory: Path) -> None:
     )
 
 
-@functools.lru_cache(maxsize=2)
-def _load_seq2seq(path: str, device: str) -> tuple[Any, Any]:
-    """Tokenizer and model, loaded once per process per (path, device); safetensors only."""
+def load_hf_model(path: str, device: str, auto_class: str, what: str) -> tuple[Any, Any]:
+    """Tokenizer and ``transformers.<auto_class>`` model from a local directory or a cached hub name, in eval
+    mode on ``device``; safetensors only (pickled .bin weights are refused). ``what`` names the model in errors."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+    import transformers
 
     local = Path(path)
     if local.is_dir():
         _check_safetensors(local)
     elif local.exists():
-        raise ModelLoadError(f"seq2seq model path {path!r} is a file; give the model directory")
+        raise ModelLoadError(f"{what} path {path!r} is a file; give the model directory")
     try:
-        tokenizer = AutoTokenizer.from_pretrained(path)
-        model = AutoModelForSeq2SeqLM.from_pretrained(path, use_safetensors=True)
+        tokenizer = transformers.AutoTokenizer.from_pretrained(path)
+        model = getattr(transformers, auto_class).from_pretrained(path, use_safetensors=True)
     except OSError as e:
         raise ModelLoadError(
-            f"could not load seq2seq model {path!r} (a local directory or a cached Hugging Face model "
+            f"could not load {what} {path!r} (a local directory or a cached Hugging Face model "
             f"with safetensors weights is needed; pickled .bin weights are refused): {e}"
         ) from e
     model.to(device)
     model.eval()
     return tokenizer, model
+
+
+@functools.lru_cache(maxsize=2)
+def _load_seq2seq(path: str, device: str) -> tuple[Any, Any]:
+    """Tokenizer and model, loaded once per process per (path, device)."""
+    return load_hf_model(path, device, "AutoModelForSeq2SeqLM", "seq2seq model")
 
 
 def _resolve(model: str) -> str:

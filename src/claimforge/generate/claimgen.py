@@ -31,7 +31,7 @@ from pydantic import Field
 
 from claimforge import __version__
 from claimforge.generate.base import BuildResult, QA2DRequest, account, finish_sentence, select_labels
-from claimforge.generate.simplify import _finite_form, claim_from_clause, clauses, clean_sentence, verb_like
+from claimforge.generate.simplify import can_be_finite, claim_from_clause, clauses, clean_sentence, verb_like
 from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import Document, Example, Label, Provenance, Reject, SentenceItem
@@ -228,7 +228,7 @@ class EntityGenerator:
         if problem:
             return f"fallback_{problem}"
         words = re.findall(r"[A-Za-z]+", text)
-        if not any(_finite_form(w.lower()) for w in words):
+        if not any(can_be_finite(w.lower()) for w in words):
             return "fallback_no_finite_verb"
         if words and words[0].lower() in (
             "it",

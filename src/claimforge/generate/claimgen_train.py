@@ -79,16 +79,12 @@ def finetune(
 ) -> dict[str, Any]:
     """Train, keep the epoch with the lowest dev loss, save it to ``out`` (safetensors + tokenizer + card)."""
     import torch
-    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
-    from claimforge.backends.seq2seq import _check_safetensors, _resolve
+    from claimforge.backends.seq2seq import _resolve, load_hf_model
 
-    path = _resolve(config.model)
-    if Path(path).is_dir():
-        _check_safetensors(Path(path))
     torch.manual_seed(config.seed)
-    tokenizer = AutoTokenizer.from_pretrained(path)
-    model = AutoModelForSeq2SeqLM.from_pretrained(path, use_safetensors=True)
+    # not the cached inference copy: training changes the weights
+    tokenizer, model = load_hf_model(_resolve(config.model), "cpu", "AutoModelForSeq2SeqLM", "seq2seq model")
     groups = sorted({g for g, _, _ in pairs})
     rng = random.Random(config.seed)
     dev_groups = set(rng.sample(groups, int(len(groups) * config.dev_fraction))) if config.dev_fraction else set()
@@ -140,7 +136,7 @@ def finetune(
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             opt.zero_grad()
-            losses.append(float(loss))
+            losses.append(loss.item())
         dl = dev_loss()
         row = {"epoch": epoch, "train_loss": round(sum(losses) / len(losses), 4), "dev_loss": dl}
         history.append(row)

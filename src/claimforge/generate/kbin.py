@@ -193,6 +193,7 @@ class KBIN:
         self._lm: Any = None
         self._nli: Any = None
         self._vectors: dict[str, np.ndarray] = {}
+        self._related_memo: dict[_Target, list[Any]] = {}
 
     def _lazy(self, attr: str, kind: str, spec: dict[str, Any]) -> Any:
         if getattr(self, attr) is None:
@@ -283,7 +284,14 @@ class KBIN:
         return []
 
     def _related(self, target: _Target) -> list[tuple[Any, Any, _Target, list[tuple[Any, str]]]]:
-        """(kb, linked concept, linked span, [(candidate concept, relation)]) for one target."""
+        """(kb, linked concept, linked span, [(candidate concept, relation)]) for one target; memoised, since
+        :meth:`negate` asks once to batch the embeddings and again to build the candidates."""
+        hit = self._related_memo.get(target)
+        if hit is None:
+            hit = self._related_memo[target] = self._find_related(target)
+        return hit
+
+    def _find_related(self, target: _Target) -> list[tuple[Any, Any, _Target, list[tuple[Any, str]]]]:
         out = []
         excluded = set(self.config.exclude_types)
         for kb, concept, t in self._link(target):
@@ -338,6 +346,7 @@ class KBIN:
 
     def negate(self, claims: Sequence[str], progress: Any = None) -> list[Negation]:
         targets = self.targets(claims)
+        self._related_memo.clear()
         # one embedding batch for every mention and sibling name of the batch
         names: list[str] = []
         for ts in targets:

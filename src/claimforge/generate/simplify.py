@@ -391,7 +391,7 @@ _AUXILIARY_FORMS = frozenset(
 )
 
 
-def _finite_form(word: str) -> bool:
+def can_be_finite(word: str) -> bool:
     """Whether a word can be a finite verb form ("inhibits", "induced", "is"): the tagger of a general-domain
     parser often tags unknown biomedical verbs as nouns."""
     return word in _AUXILIARY_FORMS or finite_verb_form(word)
@@ -439,7 +439,7 @@ def claim_from_clause(doc: Any, clause: Clause, span_tokens: set[int] | None = N
         problem = "pronoun_subject"
     elif any(c.lower_ in _DEICTIC_DET for c in doc[clause.subject].children if c.i < clause.subject):
         problem = "context_dependent_subject"  # "These animals", "Our results", "Their titres"
-    elif not any(doc[i].tag_ in _FINITE or replace.get(i) or _finite_form(doc[i].lower_) for i in tokens):
+    elif not any(doc[i].tag_ in _FINITE or replace.get(i) or can_be_finite(doc[i].lower_) for i in tokens):
         problem = "no_finite_verb"
     elif text is None or len(text.split()) < 4:
         problem = "too_short"
