@@ -385,3 +385,25 @@ def test_entity_generator_question_generation_path() -> None:
     (claim,) = out.claims
     assert claim.details["question"] == "What reduces fever in children?" and claim.details["path"] == "qg+qa2d"
     assert claim.text == "Aspirin reduces fever in children."
+
+
+def test_claims_command_writes_claims_and_rouge(tmp_path: Any) -> None:
+    import json
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from claimforge.cli import app
+
+    fixture = Path(__file__).parents[1] / "io" / "fixtures" / "sentences" / "scifact_citances.jsonl"
+    out = tmp_path / "claims.jsonl"
+    args = ["claims", "--input", f"scifact-citances:{fixture}", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, "--set", "generator.ner.name=spacy", "--set", "generator.mentions=ner+np"])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    summary = json.loads(out.with_suffix(".summary.json").read_text())
+    assert summary["claims"] == sum(len(r["claims"]) for r in rows)
+    # every record read ends with claims or as a reject (read errors of the fixture included)
+    assert summary["sentences_with_claims"] + summary["sentences_rejected"] == summary["sentences"]
+    assert summary["sentences_with_claims"] == sum(1 for r in rows if r["claims"])
+    assert 0 <= summary["rouge"]["rouge1"] <= 100 and "ROUGE-1" in result.output
