@@ -163,3 +163,29 @@ def test_input_and_reader_overrides_combine(tmp_path: Path) -> None:
     ex = lines(out / "examples.jsonl")
     assert {e["label"] for e in ex} == {"SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO"}
     assert any(e["claim"].startswith("Nucleus") for e in ex)
+
+
+def test_out_guard_fails_before_any_work_and_lists_only_build_files(tmp_path: Path) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.pdf").write_bytes(b"%PDF")
+    start = time.monotonic()
+    res = build(f"sciq:{DEMO_SAMPLE}", mine)
+    assert res.exit_code == 2 and "thesis.pdf" in res.output and "--force" in res.output
+    assert time.monotonic() - start < 5 and sorted(p.name for p in mine.iterdir()) == ["thesis.pdf"]
+    res = build(f"sciq:{DEMO_SAMPLE}", mine, "--force", sets=("embedder.name=hashing",))
+    assert res.exit_code == 0, res.output
+    files = json.loads((mine / "manifest.json").read_text())["files"]
+    assert "thesis.pdf" not in files and "examples.jsonl" in files
+    assert all((mine / f).is_file() for f in files)
+    # a rebuild into the same folder replaces the build (no --force needed) and says what it replaced
+    res = build(f"sciq:{DEMO_SAMPLE}", mine, "--limit", "20", sets=("embedder.name=hashing",))
+    assert res.exit_code == 0, res.output
+    manifest = json.loads((mine / "manifest.json").read_text())
+    assert manifest["replaced_build"]["pipeline"] == "multi2claim" and (mine / "thesis.pdf").exists()
+
+
+@pytest.mark.parametrize("limit", ["0", "-5"])
+def test_limit_must_be_positive(tmp_path: Path, limit: str) -> None:
+    res = build(f"sciq:{DEMO_SAMPLE}", tmp_path / "o", "--limit", limit)
+    assert res.exit_code == 2 and "--limit must be a positive number" in res.output

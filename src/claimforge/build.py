@@ -20,8 +20,10 @@ from claimforge import __version__
 from claimforge.config import pipeline_spec
 from claimforge.evaluate.report import write_report
 from claimforge.io.dataset import write_examples, write_fever, write_json, write_rejects, write_scifact
+from claimforge.io.outdir import check_output_dir
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import MCQItem, Reject
+from claimforge.redact import redact, redact_tree
 from claimforge.registry import registry
 
 
@@ -62,10 +64,18 @@ def run_build(
     skip_bad: bool = False,
     progress: Progress | None = None,
     command: str = "",
+    force: bool = False,
 ) -> dict[str, Any]:
-    """Build the dataset a recipe describes into ``out``; returns the manifest."""
+    """Build the dataset a recipe describes into ``out``; returns the manifest.
+
+    The output folder is checked first (:func:`claimforge.io.outdir.check_output_dir`: not the root or home
+    folder, no foreign files unless ``force``); the manifest lists only the files this build wrote, and no
+    credential reaches it or the report (:func:`claimforge.redact.redact`)."""
     progress = progress or SilentProgress()
     started = time.time()
+    if limit is not None and limit < 1:
+        raise ValueError(f"--limit must be a positive number of records (got {limit})")
+    target = check_output_dir(out, force=force)
     spec = pipeline_spec(recipe)
     reader_spec = spec.get("reader")
     if not reader_spec:
@@ -84,7 +94,7 @@ def run_build(
     timings["generate"] = time.time() - t0
 
     t0 = time.time()
-    out.mkdir(parents=True, exist_ok=True)
+    target.start()  # marks the folder as a claimforge build; removes the previous build's outputs
     # manifest.json marks a finished build: removed before writing, written last.
     (out / "manifest.json").unlink(missing_ok=True)
     with progress.stage("write") as tick:
@@ -94,9 +104,9 @@ def run_build(
         write_scifact(out, result.examples)
         tick(1, 1)
     manifest: dict[str, Any] = {
-        "command": command,
+        "command": redact(command),
         "pipeline": spec["name"],
-        "recipe": _redacted(recipe),
+        "recipe": recipe,
         "input": {
             "reader": reader_spec,
             "sha256": _file_sha256(str(reader_spec.get("path", ""))),
@@ -107,23 +117,14 @@ def run_build(
         "versions": _versions(),
         "started": datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
     }
+    if target.replaced is not None:
+        manifest["replaced_build"] = {k: target.replaced.get(k) for k in ("pipeline", "started", "command")}
+    manifest = redact_tree(manifest)
     stats = write_report(out, f"{spec['name']} dataset", result.examples, result.rejects, result.n_input, manifest)
     timings["write"] = time.time() - t0
     timings["total"] = time.time() - started
     manifest["counts"] = {k: stats[k] for k in ("items_in", "items_used", "items_rejected", "examples", "labels")}
     manifest["timings_s"] = {k: round(v, 2) for k, v in timings.items()}
-    written = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file() and not p.name.startswith(".")}
-    manifest["files"] = sorted(written | {"manifest.json"})
+    manifest["files"] = sorted(set(target.written()) | {"manifest.json"})
     write_json(out / "manifest.json", manifest)
     return manifest
-
-
-def _redacted(node: Any) -> Any:
-    """The recipe as it goes into the manifest: server URLs without ``user:password@``."""
-    from claimforge.backends.llm import safe_url
-
-    if isinstance(node, dict):
-        return {k: safe_url(v) if k == "base_url" and isinstance(v, str) else _redacted(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_redacted(v) for v in node]
-    return node

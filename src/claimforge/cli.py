@@ -15,6 +15,7 @@ from rich.console import Console
 from claimforge import __version__
 from claimforge.cli_quality import quality_app
 from claimforge.config import RecipeError, apply_overrides, load_recipe, recipe_names
+from claimforge.redact import redact
 from claimforge.registry import RegistryError, registry
 
 app = typer.Typer(
@@ -51,7 +52,7 @@ def _parse_input(spec: str) -> tuple[str, str]:
 
 
 def _fail(msg: str) -> None:
-    console.print(f"[red]error:[/red] {msg}")
+    console.print(f"[red]error:[/red] {redact(msg)}")
     raise typer.Exit(2)
 
 
@@ -62,6 +63,7 @@ def _build(
     limit: int | None,
     sets: list[str],
     skip_bad: bool,
+    force: bool = False,
 ) -> None:
     from claimforge.build import run_build
     from claimforge.progress import RichProgress
@@ -77,7 +79,9 @@ def _build(
         recipe = apply_overrides(recipe, sets)
         command = "claimforge " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         with RichProgress() as progress:
-            manifest = run_build(recipe, out, limit=limit, skip_bad=skip_bad, progress=progress, command=command)
+            manifest = run_build(
+                recipe, out, limit=limit, skip_bad=skip_bad, progress=progress, command=command, force=force
+            )
     except (ValueError, OSError, RuntimeError) as e:  # RecipeError, RegistryError, InputError, model errors
         _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return
@@ -99,13 +103,16 @@ def build(
     skip_bad: Annotated[bool, typer.Option("--skip-bad", help="malformed records become rejects")] = False,
     cache_dir: Annotated[Path | None, typer.Option(help="cache directory (default ~/.cache/claimforge)")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="do not read or write the cache")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="write into a folder that holds files of something else")
+    ] = False,
 ) -> None:
     """Build a dataset from a recipe.
 
     Example: claimforge build multi2claim --input sciq:../shared/data/sciq/train.json --out out/gsci
     """
     _setup_env(cache_dir, no_cache)
-    _build(recipe, input, out, limit, set_, skip_bad)
+    _build(recipe, input, out, limit, set_, skip_bad, force)
 
 
 @app.command()

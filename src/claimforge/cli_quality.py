@@ -14,6 +14,8 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
+from claimforge.redact import redact
+
 quality_app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
@@ -35,7 +37,7 @@ def _setup_env() -> None:
 
 
 def _fail(msg: str) -> None:
-    console.print(f"[red]error:[/red] {msg}")
+    console.print(f"[red]error:[/red] {redact(msg)}")
     raise typer.Exit(2)
 
 

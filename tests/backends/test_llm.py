@@ -18,10 +18,12 @@ import pytest
 from claimforge.backends.llm import (
     DEFAULT_EXAMPLES,
     LLMQA2D,
+    FailedReply,
     LLMError,
     OpenAIChatConfig,
     OpenAIChatLLM,
     parse_claim,
+    usable_reply,
 )
 from claimforge.generate.base import QA2DRequest, QA2DResult
 from claimforge.registry import RegistryError, registry
@@ -261,10 +263,18 @@ def test_connection_refused_is_retried_then_reported(tmp_path: Path, monkeypatch
     assert f"127.0.0.1:{port}" in str(err.value) and SECRET not in str(err.value)
 
 
-def test_malformed_success_body_is_an_error(server: FakeServer, tmp_path: Path) -> None:
-    server.script = [Reply(body="<html>proxy login</html>")]
-    with pytest.raises(LLMError, match="unexpected response.*proxy login"):
-        _client(server, tmp_path).complete([_conv("x")])
+def test_malformed_success_body_is_retried(server: FakeServer, tmp_path: Path) -> None:
+    # a proxy's login page or a truncated JSON body in a 200 is a transient fault: asked again
+    server.script = [Reply(body="<html>proxy login</html>"), Reply(body='{"choices": [')]
+    assert _client(server, tmp_path).complete([_conv("x")]) == ["echo: x"]
+    assert server.count == 3
+
+
+def test_malformed_success_body_is_an_error_when_it_persists(server: FakeServer, tmp_path: Path) -> None:
+    server.responder = lambda body: Reply(body="<html>proxy login</html>")
+    with pytest.raises(LLMError, match=r"after 3 attempt\(s\).*unexpected response.*proxy login"):
+        _client(server, tmp_path, max_retries=2).complete([_conv("x")])
+    assert server.count == 3
 
 
 def test_order_is_preserved_with_concurrency(server: FakeServer, tmp_path: Path) -> None:
@@ -292,18 +302,81 @@ def test_cache_makes_a_rerun_free(server: FakeServer, tmp_path: Path) -> None:
     assert server.count == 4
 
 
-def test_answers_finished_before_a_failure_are_kept(server: FakeServer, tmp_path: Path) -> None:
+def test_one_refused_request_costs_one_item_not_the_run(server: FakeServer, tmp_path: Path) -> None:
     def respond(body: dict[str, Any]) -> Reply:
         if body["messages"][-1]["content"] == "bad":
-            return Reply(400, body={"error": {"message": "nope"}}, delay=0.2)
+            return Reply(400, body={"error": {"message": "context length exceeded"}}, delay=0.05)
         return Reply()
 
     server.responder = respond
-    with pytest.raises(LLMError, match="nope"):
-        _client(server, tmp_path, concurrency=2).complete([_conv("good"), _conv("bad")])
+    out = _client(server, tmp_path, concurrency=2).complete([_conv("good"), _conv("bad"), _conv("also good")])
+    assert out[0] == "echo: good" and out[2] == "echo: also good"
+    assert isinstance(out[1], FailedReply) and out[1] == ""
+    assert "400" in out[1].error and "context length exceeded" in out[1].error and out[1].status == 400
+    assert server.count == 3
+    # the answers are cached; the refused one is not, so a rerun asks for it (and only it) again
+    _client(server, tmp_path).complete([_conv("good"), _conv("bad"), _conv("also good")])
+    assert server.count == 4
+
+
+@pytest.mark.parametrize("status", [401, 403, 404])
+def test_key_and_model_errors_still_fail_the_run(server: FakeServer, tmp_path: Path, status: int) -> None:
+    server.responder = lambda body: Reply(status, body={"error": {"message": "no"}})
+    with pytest.raises(LLMError) as err:
+        _client(server, tmp_path, concurrency=2).complete([_conv("a"), _conv("b")])
+    assert err.value.status == status
+
+
+def test_every_request_refused_is_a_run_error(server: FakeServer, tmp_path: Path) -> None:
+    server.responder = lambda body: Reply(400, body={"error": {"message": "unknown parameter"}})
+    with pytest.raises(LLMError, match="all 3 requests were refused.*unknown parameter"):
+        _client(server, tmp_path, concurrency=2).complete([_conv("a"), _conv("b"), _conv("c")])
+
+
+@pytest.mark.parametrize("reply", ["", "   \n\t", "<think>still reasoning about it", "<think>done</think>  "])
+def test_empty_or_unfinished_replies_are_never_cached(server: FakeServer, tmp_path: Path, reply: str) -> None:
+    server.script = [Reply(content=reply)]
+    assert _client(server, tmp_path).complete([_conv("x")]) == [reply]
+    assert not usable_reply(reply)
+    # the server is fixed: the rerun asks again and gets (and caches) a real answer
+    assert _client(server, tmp_path).complete([_conv("x")]) == ["echo: x"]
+    assert _client(server, tmp_path).complete([_conv("x")]) == ["echo: x"]
     assert server.count == 2
-    assert _client(server, tmp_path).complete([_conv("good")]) == ["echo: good"]
-    assert server.count == 2
+
+
+def test_url_credentials_never_replace_the_bearer_key(server: FakeServer, tmp_path: Path) -> None:
+    url = server.base_url.replace("http://", "http://alice:pw123456@")
+    llm = _client(server, tmp_path, base_url=url)
+    assert llm.complete([_conv("x")]) == ["echo: x"]
+    assert server.requests[0]["headers"]["Authorization"] == f"Bearer {SECRET}"
+
+
+def test_url_credentials_are_basic_auth_without_a_key(
+    server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import base64
+
+    monkeypatch.delenv(KEY_ENV)
+    url = server.base_url.replace("http://", "http://alice:pw123456@")
+    assert _client(server, tmp_path, base_url=url).complete([_conv("x")]) == ["echo: x"]
+    expected = "Basic " + base64.b64encode(b"alice:pw123456").decode()
+    assert server.requests[0]["headers"]["Authorization"] == expected
+
+
+def test_qa2d_rejects_the_refused_item_with_the_server_message(server: FakeServer, tmp_path: Path) -> None:
+    def respond(body: dict[str, Any]) -> Reply:
+        if "too long" in body["messages"][-1]["content"]:
+            return Reply(400, body={"error": {"message": "maximum context length is 4096 tokens"}})
+        return Reply(content="Neurons pass neurotransmitters.")
+
+    server.responder = respond
+    qa2d = registry.build("qa2d", {"name": "llm", **_config(server, tmp_path)})
+    ok, bad = qa2d.convert(
+        [QA2DRequest(question="What do neurons pass?", answer="x"), QA2DRequest(question="too long", answer="y")]
+    )
+    assert ok.text == "Neurons pass neurotransmitters."
+    assert bad.text is None and bad.reason == "llm_request_failed"
+    assert "maximum context length is 4096 tokens" in bad.detail
 
 
 def test_config_validation() -> None:
@@ -406,14 +479,14 @@ def test_parse_claim(raw: str, claim: str | None) -> None:
 
 def test_credentials_in_the_base_url_never_reach_ids_reprs_or_manifests() -> None:
     from claimforge.backends.llm import OpenAIChatConfig, OpenAIChatLLM, safe_url
-    from claimforge.build import _redacted
+    from claimforge.redact import redact_tree
 
     url = "https://alice:s3cret@llm.example.org:8443/v1"
     assert safe_url(url) == "https://llm.example.org:8443/v1"
     assert safe_url("http://localhost:8000/v1") == "http://localhost:8000/v1"
     llm = OpenAIChatLLM(OpenAIChatConfig(base_url=url, model="m", use_cache=False))
     assert "s3cret" not in llm.model_id and "s3cret" not in repr(llm) and "s3cret" not in llm._where()
-    assert _redacted({"qa2d": {"name": "llm", "base_url": url}, "x": [{"base_url": url}]}) == {
-        "qa2d": {"name": "llm", "base_url": "https://llm.example.org:8443/v1"},
-        "x": [{"base_url": "https://llm.example.org:8443/v1"}],
+    assert redact_tree({"qa2d": {"name": "llm", "base_url": url}, "x": [{"base_url": url}]}) == {
+        "qa2d": {"name": "llm", "base_url": "https://***@llm.example.org:8443/v1"},
+        "x": [{"base_url": "https://***@llm.example.org:8443/v1"}],
     }

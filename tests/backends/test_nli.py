@@ -73,7 +73,7 @@ def test_hf_nli_with_unknown_label_names_needs_a_label_map(tiny_bert: Path, tmp_
 
 
 def test_an_untrained_hf_encoder_is_refused_as_an_nli_model(tiny_bert: Path) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot map its label 'LABEL_0' to SUPPORTED"):
         registry.build("nli", {"name": "hf", "model": str(tiny_bert), "use_cache": False})
 
 

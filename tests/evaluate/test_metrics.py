@@ -109,9 +109,9 @@ def test_mismatched_lengths_and_empty_input_raise() -> None:
 
 
 def test_bootstrap_ci_rejects_mismatched_lengths() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="3 gold labels but 5 predictions"):
         bootstrap_ci([S, S, S], [S, S, S, R, R], LABELS, n_resamples=10)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="5 gold labels but 3 predictions"):
         bootstrap_ci([S, S, S, R, R], [S, S, S], LABELS, n_resamples=10)
 
 

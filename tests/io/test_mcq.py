@@ -635,3 +635,22 @@ def test_real_medbullets(shared_data: Any, name: str, n_options: int) -> None:
     assert all(i.explanation and len(i.options) == n_options and i.answer for i in from_csv)
     assert [comparable(a) for a in from_csv] == [comparable(b) for b in from_json]
     assert all(i.meta["link"].startswith("http") for i in from_csv)
+
+
+def test_control_characters_never_reach_items(tmp_path: Path) -> None:
+    assert normalize_text("Cells\x00 divide\x1b[31m.\x7f") == "Cells divide[31m."
+    assert normalize_explanation("a\x00b\r\nc\x0c") == "ab\nc"
+    rec = {
+        "question": "What\x00 stores DNA?",
+        "distractor1": "ribo\x07some",
+        "distractor2": "golgi",
+        "distractor3": "vacuole",
+        "correct_answer": "nucleus\x1f",
+        "support": "The nucleus\x00 stores DNA.\x0b",
+    }
+    path = tmp_path / "sciq.json"
+    path.write_text(json.dumps([rec]))
+    (it,) = items_of(build("sciq", path))
+    texts = [it.question, it.explanation or "", *it.options]
+    assert all(not any(ord(c) < 32 and c != "\n" for c in t) for t in texts)
+    assert it.question == "What stores DNA?" and it.answer == "nucleus" and "ribosome" in it.options

@@ -38,7 +38,7 @@ def test_bio_to_spans_conlleval_rules() -> None:
     assert bio_to_spans(["B-Chemical", "I-Disease"]) == [(0, 1, "Chemical"), (1, 2, "Disease")]
     assert bio_to_spans(["I-Disease"]) == [(0, 1, "Disease")]
     assert bio_to_spans([]) == []
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a BIO tag: 'X-Disease'"):
         bio_to_spans(["X-Disease"])
 
 

@@ -168,7 +168,7 @@ def test_onnx_runtime_cross_encoder_matches_torch(tiny_bert: Path, tmp_path: Pat
         assert np.abs(got - expected).max() < 0.1
     else:
         np.testing.assert_allclose(got, expected, atol=1e-4)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="an ONNX verifier cannot be saved"):
         onnx_v.save(tmp_path / "again")
 
 
@@ -203,3 +203,73 @@ def test_an_interrupted_other_run_never_leaves_a_stale_finished_card(tiny_bert: 
     logs: list[str] = []
     train(registry.build("verifier", spec), pairs, pairs[:12], cfg_a, run, log=logs.append)
     assert not any("finished run" in m for m in logs)
+
+
+def test_lr_factor_warms_up_then_decays() -> None:
+    from claimforge.verify.trainer import lr_factor
+
+    factors = [lr_factor(s, 10, 4) for s in range(10)]
+    assert factors[:4] == [0.25, 0.5, 0.75, 1.0]
+    assert factors[4:] == [1.0, 5 / 6, 4 / 6, 3 / 6, 2 / 6, 1 / 6]
+    assert lr_factor(0, 10, 0) == 1.0
+
+
+def test_early_stopping_keeps_the_best_checkpoint(tiny_bert: Path, tmp_path: Path) -> None:
+    """Dev labels are the training rule rotated: the better the model fits train, the worse dev gets, so dev
+    macro-F1 peaks early, training stops after ``patience`` evaluations without gain, and best/ is that peak."""
+    from claimforge.verify.trainer import dev_scores
+
+    pairs = toy_pairs()
+    rotate = {S: R, R: N, N: S}
+    dev = [p.model_copy(update={"labels": (rotate[p.labels[0]],)}) for p in toy_pairs(24)]
+    verifier = registry.build("verifier", specs(tiny_bert)["cem"])
+    cfg = TrainConfig(epochs=20, batch_size=8, lr=2e-2, seed=3, eval_every=3, patience=2, warmup_ratio=0.0)
+    card = train(verifier, pairs, dev, cfg, tmp_path / "run")
+    history = card["history"]
+    assert card["stopped_early"] is True and card["steps"] < card["total_steps"]
+    best = max(history, key=lambda h: (h["macro_f1"], -h["loss"]))
+    assert card["best"]["step"] == best["step"]
+    # the evaluations after the best one are exactly `patience` non-improving ones
+    after = [h for h in history if h["step"] > best["step"]]
+    assert len(after) == cfg.patience
+    # best/ holds the weights of that evaluation, not the last ones
+    loaded = load_verifier(tmp_path / "run" / "best")
+    assert dev_scores(loaded, dev)["macro_f1"] == pytest.approx(best["macro_f1"], abs=1e-9)
+    assert dev_scores(loaded, dev)["loss"] == pytest.approx(best["loss"], rel=1e-4)
+
+
+def test_max_train_pairs_is_a_seeded_subsample(tiny_bert: Path, tmp_path: Path) -> None:
+    from claimforge.verify.trainer import subsample
+
+    pairs = toy_pairs()
+    a, b = subsample(pairs, 20, seed=7), subsample(pairs, 20, seed=7)
+    assert a == b and len(a) == 20 and a != subsample(pairs, 20, seed=8)
+    assert [p.id for p in a] == [p.id for p in pairs if p in a]  # input order kept
+    card = train(
+        registry.build("verifier", specs(tiny_bert)["cem"]),
+        pairs,
+        pairs[:6],
+        TrainConfig(epochs=1, batch_size=5, lr=1e-2, seed=7, max_train_pairs=20, patience=99),
+        tmp_path / "run",
+    )
+    assert card["data"]["train_pairs"] == 20 and card["steps"] == 4
+
+
+def test_a_trained_verifier_beats_chance_on_held_out_pairs(tiny_bert: Path, tmp_path: Path) -> None:
+    from claimforge.evaluate.metrics import classification_metrics
+
+    train_pairs = toy_pairs(60)
+    held = [p.model_copy(update={"id": f"held:{i}"}) for i, p in enumerate(toy_pairs(150)[90:])]
+    assert not {(p.claim, p.evidence) for p in held} & {(p.claim, p.evidence) for p in train_pairs}
+    verifier = registry.build("verifier", specs(tiny_bert)["cem"])
+    train(
+        verifier,
+        train_pairs,
+        train_pairs[:12],
+        TrainConfig(epochs=8, batch_size=8, lr=1e-2, seed=3, patience=99, warmup_ratio=0.0),
+        tmp_path / "run",
+    )
+    probs = verifier.predict_proba(held)
+    pred = [verifier.labels[i] for i in probs.argmax(axis=1)]
+    m = classification_metrics([p.labels[0] for p in held], pred, labels=verifier.labels)
+    assert m["accuracy"] > 0.8  # chance is 1/3

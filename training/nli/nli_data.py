@@ -1,51 +1,104 @@
-"""The data of the embedded NLI model: general-domain NLI / fact-verification sets only (never the
-benchmarks SciFact, HealthVer, COVID-Fact, Climate-FEVER), split into train / dev / held-out by a
-seeded hash of each pair's group (VitaminC keeps a case's contrastive pairs together).
+"""The data of the embedded NLI model (the judge): general-domain NLI / fact-verification sets and the
+project's own scientific minimal pairs (``training/nli/sci_pairs.py``); never SciFact, HealthVer, COVID-Fact
+or Climate-FEVER, which are the benchmarks.
+
+Each source is cut into held-out / dev / train by a seeded hash of each pair's group (a VitaminC case, a
+scientific document), so the held-out slices are the same ones the first model was measured on. Then every
+dev or train pair whose normalised claim or evidence text also occurs in a held-out pair is dropped, and
+every train pair sharing text with a dev pair: no text is on both sides of a split.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
+from collections import Counter
 from pathlib import Path
 
 from claimforge.io.nli_sources import nli4ct, nli_sources
+from claimforge.io.splits import drop_shared, pair_texts, text_key, texts_of
 from claimforge.records import Pair
 
-# pairs per source: (train budget, held-out slice); None = all that is left
-MIX: dict[str, tuple[int | None, int]] = {
-    "vitaminc_real": (None, 2000),
-    "fever_nli": (None, 2000),
-    "vitaminc_synthetic": (10000, 1000),
-    "snli": (8000, 1000),
-    "sick": (4000, 1000),
-    "anli": (None, 400),
-    "nli4ct": (None, 0),  # its held-out slice is the official Gold_test (500)
+# held-out pairs per source (nli4ct: the official Gold_test instead)
+HELD_OUT: dict[str, int] = {
+    "vitaminc_real": 2000,
+    "fever_nli": 2000,
+    "vitaminc_synthetic": 1000,
+    "snli": 1000,
+    "sick": 1000,
+    "anli": 400,
+    "nli4ct": 0,
+    "sci": 1500,
 }
 DEV_PER_SOURCE = 250
 SEED = 2026
+GROUPED = ("vitaminc", "sci")  # ids "<source>:<group>:<n>": a group's pairs stay on one side
 
 
 def _bucket(pair: Pair) -> float:
-    group = pair.id.rsplit(":", 1)[0] if pair.id.startswith("vitaminc") else pair.id
+    group = pair.id.rsplit(":", 1)[0] if pair.id.startswith(GROUPED) else pair.id
     return int(hashlib.sha256(f"{SEED}:{group}".encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
 
 
-def splits(root: Path) -> tuple[list[Pair], list[Pair], dict[str, list[Pair]]]:
-    """(train, dev, held-out by source)."""
-    train: list[Pair] = []
-    dev: list[Pair] = []
-    heldout: dict[str, list[Pair]] = {}
-    for name, load in nli_sources(root).items():
-        budget, n_held = MIX[name]
+def _texts(pair: Pair) -> set[str]:
+    """The texts kept apart across splits. NLI4CT's official split shares the trial reports (its evidence)
+    between train and Gold_test by design: only its statements are kept apart, or none of it would remain."""
+    if pair.id.startswith("nli4ct"):
+        return {text_key(pair.claim)}
+    return pair_texts(pair)
+
+
+def read_pairs(path: Path) -> list[Pair]:
+    """Pairs written as JSON lines (``Pair.model_dump_json``), e.g. by ``sci_pairs.py``."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    out.append(Pair.model_validate_json(line))
+                except ValueError as e:
+                    raise ValueError(f"{path}:{n}: not a pair ({e})") from None
+    return out
+
+
+def splits(
+    root: Path, sci: Path | None = None
+) -> tuple[list[Pair], list[Pair], dict[str, list[Pair]], dict[str, dict[str, int]]]:
+    """(train, dev, held-out by source, counts by source)."""
+    loaders = dict(nli_sources(root))
+    if sci is not None:
+        loaders["sci"] = lambda: read_pairs(sci)
+    held: dict[str, list[Pair]] = {}
+    rest: dict[str, list[Pair]] = {}
+    for name, load in loaders.items():
         pairs = sorted(load(), key=_bucket)
-        heldout[name] = pairs[:n_held]
-        rest = pairs[n_held:]
-        dev.extend(rest[:DEV_PER_SOURCE])
-        rest = rest[DEV_PER_SOURCE:]
-        if budget is not None and len(rest) > budget:
-            rest = random.Random(SEED).sample(rest, budget)
-        train.extend(rest)
-    heldout["nli4ct"] = nli4ct("nli4ct_gold", root / "nli4ct/Gold_test.json", root / "nli4ct/CT_json")
+        held[name], rest[name] = pairs[: HELD_OUT[name]], pairs[HELD_OUT[name] :]
+    held["nli4ct"] = nli4ct("nli4ct_gold", root / "nli4ct/Gold_test.json", root / "nli4ct/CT_json")
+    held_texts = texts_of((p for ps in held.values() for p in ps), _texts)
+    counts: dict[str, dict[str, int]] = {}
+    dev: list[Pair] = []
+    for name, pairs in rest.items():
+        kept, dropped = drop_shared(pairs, held_texts, _texts)
+        dev.extend(kept[:DEV_PER_SOURCE])
+        rest[name] = kept[DEV_PER_SOURCE:]
+        counts[name] = {"held_out": len(held[name]), "dev": len(kept[:DEV_PER_SOURCE]), "dropped": len(dropped)}
+    dev_texts = texts_of(dev, _texts)
+    train: list[Pair] = []
+    for name, pairs in rest.items():
+        kept, dropped = drop_shared(pairs, dev_texts, _texts)
+        train.extend(kept)
+        counts[name].update(train=len(kept), dropped=counts[name]["dropped"] + len(dropped))
     random.Random(SEED).shuffle(train)
-    return train, dev, heldout
+    return train, dev, held, counts
+
+
+def label_mix(pairs: list[Pair]) -> dict[str, int]:
+    return dict(Counter("/".join(lab.value for lab in p.labels) for p in pairs))
+
+
+if __name__ == "__main__":
+    import sys
+
+    tr, dv, ho, cnt = splits(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None)
+    print(json.dumps({"counts": cnt, "train": len(tr), "dev": len(dv), "train_labels": label_mix(tr)}, indent=2))

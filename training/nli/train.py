@@ -1,53 +1,69 @@
-"""Train the embedded NLI cross-encoder (MiniLM-L6 weights) on ../shared/data/nli.
+"""Train the embedded NLI cross-encoder (the judge) on ../shared/data/nli plus the project's scientific
+minimal pairs. Safe to interrupt at any point: rerun the same command and it resumes from the last
+checkpoint (the run directory's ``checkpoint/``); ``best/`` always holds the best dev model so far.
 
-python training/nli/train.py --data ../shared/data/nli --out build/nli_run
+    python training/nli/train.py --data ../shared/data/nli --sci build/sci_pairs/pairs.jsonl \
+        --init src/claimforge/models/nli-minilm --out build/judge_run
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from nli_data import splits  # noqa: E402
+from nli_data import label_mix, splits  # noqa: E402
 
+from claimforge.cache import files_digest  # noqa: E402
 from claimforge.registry import registry  # noqa: E402
+from claimforge.verify.base import load_verifier  # noqa: E402
 from claimforge.verify.trainer import TrainConfig, train  # noqa: E402
 
 VERIFIER = {"name": "cross-encoder", "max_length": 128, "freeze_embeddings": True, "batch_size": 64}
 TRAIN = {
     "epochs": 1.0,
     "batch_size": 16,
-    "lr": 4e-5,
-    "warmup_ratio": 0.06,
-    "eval_every": 500,
-    "patience": 4,
+    "lr": 3e-5,
+    "warmup_ratio": 0.03,
+    "eval_every": 1000,
+    "patience": 6,
     "seed": 13,
     "threads": 1,
-    "max_train_pairs": 50000,
+    "precision": "bf16",
 }
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path("../shared/data/nli"))
-    ap.add_argument("--out", type=Path, default=Path("build/nli_run"))
+    ap.add_argument("--sci", type=Path, default=None, help="scientific minimal pairs (training/nli/sci_pairs.py)")
+    ap.add_argument("--init", type=Path, default=None, help="start from these weights (a saved verifier)")
+    ap.add_argument("--out", type=Path, default=Path("build/judge_run"))
+    ap.add_argument("--set", dest="sets", action="append", default=[], help="a TrainConfig field: key=value")
     args = ap.parse_args()
-    tr, dev, held = splits(args.data)
-    print(f"train {len(tr)} {Counter(p.id.split(':')[0] for p in tr)}", flush=True)
-    print(f"dev {len(dev)}; held-out { {k: len(v) for k, v in held.items()} }", flush=True)
-    verifier = registry.build("verifier", VERIFIER)
+    tr, dev, held, counts = splits(args.data, args.sci)
+    print(json.dumps({"counts": counts, "train_labels": label_mix(tr)}), flush=True)
+    overrides = dict(TRAIN)
+    for item in args.sets:
+        key, _, value = item.partition("=")
+        overrides[key] = json.loads(value) if value[:1].isdigit() or value in ("true", "false") else value
+    if args.init is not None:
+        verifier = load_verifier(args.init, **{k: v for k, v in VERIFIER.items() if k != "name"})
+        init_id = files_digest(sorted(p for p in args.init.rglob("*") if p.is_file()))
+    else:
+        verifier, init_id = registry.build("verifier", VERIFIER), None
     card = train(
         verifier,
         tr,
         dev,
-        TrainConfig(**TRAIN),
+        TrainConfig(**overrides),
         args.out,
-        data_info={"sources": sorted(held), "root": str(args.data)},
+        data_info={"root": str(args.data), "sci": str(args.sci) if args.sci else None, "counts": counts},
         log=lambda m: print(m, flush=True),
+        init_id=init_id,
     )
     print(card["best"], card["train_seconds"], flush=True)
 

@@ -4,6 +4,7 @@ Also the ``llm`` QA2D converter, which turns a question and its answer into a cl
 
 from __future__ import annotations
 
+import base64
 import email.utils
 import logging
 import os
@@ -11,16 +12,16 @@ import random
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from claimforge.cache import CachedComponentConfig, fingerprint
 from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
+from claimforge.redact import url_userinfo, url_without_userinfo
 from claimforge.registry import registry
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,10 @@ Message = dict[str, Any]
 
 # 408 timeout, 409 conflict (OpenAI uses it for transient lock errors), 429 rate limit; all 5xx.
 _RETRY_STATUS = frozenset({408, 409, 429})
+# A client error other than these is about one request (context too long, a bad prompt): that item fails, the
+# run goes on. 401/403 (the key) and 404 (no such model or endpoint) fail the run, and so does a batch in which
+# every request was refused (the problem is then the server or the model, not an item).
+_RUN_STATUS = frozenset({401, 403, 404})
 _RETRY_EXC = (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError)
 
 
@@ -38,6 +43,36 @@ class LLMError(RuntimeError):
     def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class LLMItemError(LLMError):
+    """The server refused one request (a 4xx about that request): only its item fails."""
+
+
+class FailedReply(str):
+    """The reply of a request that failed for good (``complete``'s placeholder, an empty string): ``error`` is
+    the server's message. Never cached, so a rerun asks again."""
+
+    error: str
+    status: int | None
+
+    def __new__(cls, error: str, status: int | None = None) -> FailedReply:
+        obj = super().__new__(cls, "")
+        obj.error = error
+        obj.status = status
+        return obj
+
+
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
+
+
+def usable_reply(text: str) -> bool:
+    """A reply worth caching: some text outside ``<think>`` blocks, and no reasoning left unfinished.
+    Empty, whitespace-only and cut-off replies are returned to the caller but never cached."""
+    if isinstance(text, FailedReply):
+        return False
+    visible = _THINK.sub("", text)
+    return bool(visible.strip()) and "<think>" not in visible.lower()
 
 
 class OpenAIChatConfig(CachedComponentConfig):
@@ -107,13 +142,7 @@ def _retry_after(response: httpx.Response) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def safe_url(url: str) -> str:
-    """The URL without any ``user:password@`` part, for ids, logs and error messages."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[-1]
-    return urlunsplit(parts._replace(netloc=host))
+safe_url = url_without_userinfo  # ids and messages name the server without credentials
 
 
 class OpenAIChatLLM:
@@ -130,6 +159,17 @@ class OpenAIChatLLM:
         self.config = config
         self.model_id = f"{config.model}@{safe_url(config.base_url)}"
         self._key = _Secret(os.environ.get(config.api_key_env))
+        # Credentials in the URL: never part of the address requests go to (httpx would turn them into Basic
+        # auth and drop the Bearer key); used as Basic auth only when no key is set in the environment.
+        self._url = url_without_userinfo(config.base_url)
+        userinfo = url_userinfo(config.base_url)
+        self._basic = userinfo if userinfo and self._key.reveal() is None else None
+        if userinfo and self._basic is None:
+            log.warning(
+                "%s: credentials in base_url are ignored; the key from $%s is sent as a Bearer token",
+                self._url,
+                config.api_key_env,
+            )
         self._cache = config.open_cache("llm")
         self._client: httpx.Client | None = None
         self._client_lock = threading.Lock()
@@ -171,6 +211,9 @@ class OpenAIChatLLM:
         key = self._key.reveal()
         if key:
             headers["Authorization"] = f"Bearer {key}"
+        elif self._basic is not None:
+            token = base64.b64encode(":".join(self._basic).encode("utf-8")).decode("ascii")
+            headers["Authorization"] = f"Basic {token}"
         return headers
 
     def _payload(self, messages: list[Message]) -> dict[str, Any]:
@@ -195,7 +238,7 @@ class OpenAIChatLLM:
 
     def _request(self, messages: list[Message]) -> str:
         """One conversation -> the assistant text, with retries."""
-        url = f"{self.config.base_url}/chat/completions"
+        url = f"{self._url}/chat/completions"
         payload = self._payload(messages)
         attempts = self.config.max_retries + 1
         last = ""
@@ -212,11 +255,16 @@ class OpenAIChatLLM:
             else:
                 status = response.status_code
                 if status < 300:
-                    return self._parse(response)
-                body = self._key.redact(_excerpt(response.text))
-                last = f"HTTP {status}: {body}"
-                if status not in _RETRY_STATUS and status < 500:
-                    raise LLMError(f"chat request to {self._where()} failed with {last}", status=status)
+                    try:
+                        return self._parse(response)
+                    except LLMError as e:  # a broken body (invalid JSON, no choices) is retried like a 5xx
+                        last = str(e)
+                else:
+                    body = self._key.redact(_excerpt(response.text))
+                    last = f"HTTP {status}: {body}"
+                    if status not in _RETRY_STATUS and status < 500:
+                        error = LLMError if status in _RUN_STATUS else LLMItemError
+                        raise error(f"chat request to {self._where()} failed with {last}", status=status)
             if attempt + 1 < attempts:
                 delay = self._delay(attempt, response)
                 log.warning(
@@ -240,7 +288,7 @@ class OpenAIChatLLM:
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             body = self._key.redact(_excerpt(response.text))
             raise LLMError(
-                f"unexpected response from {self._where()} (no choices[0].message): {body}",
+                f"unexpected response from {self._where()} (not JSON with choices[0].message): {body}",
                 status=response.status_code,
             ) from None
         return content if isinstance(content, str) else ""
@@ -252,7 +300,10 @@ class OpenAIChatLLM:
         return fingerprint("chat", c.base_url, c.model, c.temperature, c.max_tokens, messages)
 
     def complete(self, conversations: Sequence[list[Message]]) -> list[str]:
-        """Return one assistant text per conversation, in order (cached ones make no request)."""
+        """One assistant text per conversation, in order (cached ones make no request). A request the server
+        refuses for that item alone (a 4xx other than 401/403/429) comes back as a :class:`FailedReply` (an
+        empty string with ``.error``) so that the caller can reject that item and go on; any other failure
+        raises :class:`LLMError`."""
         keys = [self._key_of(conv) for conv in conversations]
         conv_of = dict(zip(keys, conversations, strict=True))
         texts: dict[str, str] = {k: v.decode("utf-8") for k, v in self._cache.get_many(list(conv_of)).items()}
@@ -267,17 +318,35 @@ class OpenAIChatLLM:
 
         def keep(k: str, text: str) -> None:
             texts[k] = text
-            self._cache.put(k, text.encode("utf-8"))
+            if usable_reply(text):
+                self._cache.put(k, text.encode("utf-8"))
+
+        def ask(k: str) -> str:
+            try:
+                return self._request(conv_of[k])
+            except LLMItemError as e:
+                log.warning("%s", e)
+                return FailedReply(str(e), e.status)
 
         if len(todo) == 1 or self.config.concurrency == 1:
             for k in todo:
-                keep(k, self._request(conv_of[k]))
-            return
+                keep(k, ask(k))
+        else:
+            self._run_pool(todo, ask, keep, texts)
+        failed = [texts[k] for k in todo if isinstance(texts[k], FailedReply)]
+        if failed and len(failed) == len(conv_of):  # nothing in the whole call was answered
+            first, n = failed[0], len(failed)
+            what = first.error if n == 1 else f"all {n} requests were refused; the first: {first.error}"
+            raise LLMError(what, status=first.status)
+
+    def _run_pool(
+        self, todo: list[str], ask: Callable[[str], str], keep: Callable[[str, str], None], texts: dict[str, str]
+    ) -> None:
         pool = ThreadPoolExecutor(max_workers=min(self.config.concurrency, len(todo)))
         futures: dict[Future[str], str] = {}
         error: BaseException | None = None
         try:
-            futures = {pool.submit(self._request, conv_of[k]): k for k in todo}
+            futures = {pool.submit(ask, k): k for k in todo}
             for f in as_completed(futures):
                 error = f.exception()
                 if error is not None:
@@ -357,7 +426,6 @@ class LLMQA2DConfig(OpenAIChatConfig):
     examples: tuple[FewShotExample, ...] = DEFAULT_EXAMPLES
 
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 # Bullets, "1." / "1)" / "(1)", and "a)" (not "a." / "A.": "E. coli ..." is a sentence).
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•–]+|\d+[.)]|\(\d+\)|[a-z]\))\s+")
 _PREFIX = re.compile(
@@ -425,8 +493,16 @@ class LLMQA2D:
 
     def convert(self, requests: Sequence[QA2DRequest]) -> list[QA2DResult]:
         outputs = self.llm.complete([self.messages(r) for r in requests])
-        claims = [parse_claim(out) for out in outputs]
-        return [QA2DResult(text=c) if c else QA2DResult(text=None, reason="llm_empty_output") for c in claims]
+        results = []
+        for out in outputs:
+            claim = parse_claim(out)
+            if isinstance(out, FailedReply):
+                results.append(QA2DResult(text=None, reason="llm_request_failed", detail=out.error))
+            elif claim:
+                results.append(QA2DResult(text=claim))
+            else:
+                results.append(QA2DResult(text=None, reason="llm_empty_output", detail=_excerpt(out, 200)))
+        return results
 
 
 @registry.register("qa2d", "llm", LLMQA2DConfig)

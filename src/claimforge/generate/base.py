@@ -33,6 +33,7 @@ class QA2DResult(BaseModel):
 
     text: str | None
     reason: str | None = None
+    detail: str = ""  # what went wrong, for the reject (e.g. the server's message for a refused request)
     polarity: Literal["as_is", "inverted"] = "as_is"
 
 

@@ -275,6 +275,8 @@ class EntityGenerator:
             it = items[n]
             text = finish_sentence(r.text) if r.text else None
             problem = (r.reason or "qa2d_failed") if not text else self._length_problem(text)
+            if getattr(q, "error", ""):  # the question request was refused (backends.llm.FailedReply)
+                problem = "llm_request_failed"
             if problem:
                 problems.setdefault(n, set()).add(problem)
                 continue
@@ -416,7 +418,9 @@ class LLMGenerator:
         ks = [min(self.config.max_claims, max(1, len(ms))) for ms in mentions]
         replies = self.llm.complete([self.messages(it, k) for it, k in zip(items, ks, strict=True)])
         outputs = [_claim_lines(r)[:k] for r, k in zip(replies, ks, strict=True)]
-        return _collect(self.name, items, cleaned, mentions, outputs, {"k": ks})
+        # a request the server refused for this item alone comes back empty with ``.error`` (backends.llm)
+        errors = [getattr(r, "error", "") for r in replies]
+        return _collect(self.name, items, cleaned, mentions, outputs, {"k": ks}, errors)
 
 
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|claim\s*\d*\s*:)\s*", re.I)
@@ -438,6 +442,7 @@ def _collect(
     mentions: Sequence[Sequence[Any]],
     outputs: Sequence[Sequence[str]],
     extra: dict[str, list[Any]],
+    errors: Sequence[str] | None = None,
 ) -> Generated:
     """Deduplicated, tidied claims per item; the key entity is the first mention the claim contains."""
     claims: list[GeneratedClaim] = []
@@ -453,7 +458,9 @@ def _collect(
             details = {**_source_details(it, cleaned[n].text), "entity": entity, **{k: v[n] for k, v in extra.items()}}
             claims.append(GeneratedClaim(it.id, text, entity, name, details))
         if not seen:
-            rejects.append(Reject(item_id=it.id, stage="generate", reason="no_claims_generated", ref=it.ref))
+            error = errors[n] if errors else ""
+            reason = "llm_request_failed" if error else "no_claims_generated"
+            rejects.append(Reject(item_id=it.id, stage="generate", reason=reason, detail=error, ref=it.ref))
     return Generated(claims, rejects)
 
 

@@ -32,6 +32,11 @@ class Multi2ClaimConfig(ComponentConfig):
     qa2d: dict[str, Any] = {"name": "rules"}
     embedder: dict[str, Any] = {"name": "sentence-transformers"}
     min_evidence_words: int = 50
+    # Input far beyond any real exam question is a reject, not a 5,000-word claim; the real sets stay well
+    # under these (SciQ: questions ≤ 68 words, support ≤ 560; Medbullets: ≤ 244 / ≤ 756; MedMCQA: ≤ 88 / ≤ 695).
+    max_question_words: int = Field(400, ge=1)
+    max_evidence_words: int = Field(1500, ge=1)
+    max_claim_words: int = Field(300, ge=1)
     single_answer: bool = True
     unique_evidence: Literal["keep_first", "drop_all", "allow"] = "keep_first"
     nei_top_k: int = Field(10, ge=1)
@@ -122,6 +127,9 @@ class Multi2Claim:
         cfg = self.config
         if not item.question.strip():
             return "empty_question", ""
+        n_question = word_count(item.question)
+        if n_question > cfg.max_question_words:
+            return "question_too_long", f"{n_question} words > max_question_words={cfg.max_question_words}"
         if item.answer is None or not item.answer.strip():
             return "no_answer", "no keyed answer" if item.answer_index is None else "empty answer option"
         if cfg.single_answer and str(item.meta.get("choice_type", "single")).lower() == "multi":
@@ -135,6 +143,8 @@ class Multi2Claim:
         n = word_count(item.explanation)
         if n < cfg.min_evidence_words:
             return "short_evidence", f"{n} words < {cfg.min_evidence_words}"
+        if n > cfg.max_evidence_words:
+            return "evidence_too_long", f"{n} words > max_evidence_words={cfg.max_evidence_words}"
         return "", ""
 
     # -- stage 2: claims ---------------------------------------------------------------------------
@@ -162,8 +172,8 @@ class Multi2Claim:
                     Reject(
                         item_id=item.id,
                         stage="qa2d",
-                        reason=why or "qa2d_failed",
-                        detail=item.question[:200],
+                        reason=(why and why.reason) or "qa2d_failed",
+                        detail="; ".join(x for x in ((why.detail if why else ""), item.question[:200]) if x),
                         ref=item.ref,
                     )
                 )
@@ -176,7 +186,8 @@ class Multi2Claim:
                         item_id=item.id,
                         scope="example",
                         stage="qa2d_refuted",
-                        reason=why or "qa2d_failed",
+                        reason=(why and why.reason) or "qa2d_failed",
+                        detail=why.detail if why else "",
                         ref=item.ref,
                     )
                 )
@@ -209,14 +220,14 @@ class Multi2Claim:
 
     def _claims(
         self, items: Sequence[MCQItem], distractors: dict[str, list[tuple[str, float]]], tick: Any
-    ) -> dict[str, tuple[OptionClaim | None, OptionClaim | None, str | None]]:
+    ) -> dict[str, tuple[OptionClaim | None, OptionClaim | None, QA2DResult | None]]:
         """Supported and refuted claims per item. For inverted stems (EXCEPT/NOT) the roles swap:
         the keyed answer makes the false claim and the closest distractor the true one."""
         reqs: list[QA2DRequest] = []
         for it in items:
             reqs.append(QA2DRequest(question=it.question, answer=it.answer or ""))
             reqs.extend(QA2DRequest(question=it.question, answer=d) for d, _ in distractors[it.id])
-        results = self._convert(reqs, tick)
+        results = [self._length_checked(r) for r in self._convert(reqs, tick)]
         out: dict[str, Any] = {}
         i = 0
         for it in items:
@@ -225,19 +236,30 @@ class Multi2Claim:
             res_ds = results[i + 1 : i + 1 + len(ds)]
             i += 1 + len(ds)
             if not res_answer.text:
-                out[it.id] = (None, None, res_answer.reason or "qa2d_empty_output")
+                out[it.id] = (None, None, res_answer)
                 continue
             answer = OptionClaim(it.answer or "", "answer", 1.0, res_answer)
             ok = [OptionClaim(d, "distractor", s, r) for (d, s), r in zip(ds, res_ds, strict=True) if r.text]
             if res_answer.polarity == "inverted":
                 if not ok:
-                    out[it.id] = (None, None, "inverted_stem_without_convertible_distractor")
+                    out[it.id] = (
+                        None,
+                        None,
+                        QA2DResult(text=None, reason="inverted_stem_without_convertible_distractor"),
+                    )
                     continue
                 out[it.id] = (ok[0], answer, None)
             else:
-                why = None if ok else (res_ds[0].reason if res_ds else "no_distractors")
+                why = None if ok else (res_ds[0] if res_ds else QA2DResult(text=None, reason="no_distractors"))
                 out[it.id] = (answer, ok[0] if ok else None, why)
         return out
+
+    def _length_checked(self, result: QA2DResult) -> QA2DResult:
+        n = word_count(result.text or "")
+        if n > self.config.max_claim_words:
+            detail = f"{n} words > max_claim_words={self.config.max_claim_words}"
+            return QA2DResult(text=None, reason="claim_too_long", detail=detail)
+        return result
 
     def _convert(self, reqs: list[QA2DRequest], tick: Any) -> list[QA2DResult]:
         if "progress" in inspect.signature(self.qa2d.convert).parameters:

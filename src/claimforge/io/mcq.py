@@ -102,14 +102,24 @@ _HSPACE = re.compile(r"[^\S\n]+")
 _LINEBREAKS = re.compile(r"[ ]*\n[\s]*")
 
 
+# C0/C1 control characters other than tab, newline and carriage return (NUL, escape codes, ...): never text.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def strip_control(text: str) -> str:
+    """``text`` without control characters (a NUL or an escape code from a broken export)."""
+    return _CONTROL.sub("", text)
+
+
 def normalize_text(text: str) -> str:
-    """Strip and collapse every run of whitespace (newlines included) to one space."""
-    return _WS.sub(" ", text).strip()
+    """Strip and collapse every run of whitespace (newlines included) to one space; control characters go."""
+    return _WS.sub(" ", strip_control(text)).strip()
 
 
 def normalize_explanation(text: str) -> str:
-    """Strip, collapse spaces/tabs within lines, and turn each run of line breaks into one ``\\n``."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    """Strip, collapse spaces/tabs within lines, and turn each run of line breaks into one ``\\n``; control
+    characters go."""
+    text = strip_control(text).replace("\r\n", "\n").replace("\r", "\n")
     text = _HSPACE.sub(" ", text)
     return _LINEBREAKS.sub("\n", text).strip()
 

@@ -340,6 +340,11 @@ def _excerpt(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def _failure(reply: str) -> str:
+    error = getattr(reply, "error", "")
+    return f"[request failed] {error}" if error else ""
+
+
 def _chars(sentences: Sequence[str]) -> int:
     """What ``max_evidence_chars`` counts: the sentences plus one separator between each two."""
     return sum(map(len, sentences)) + max(len(sentences) - 1, 0)
@@ -435,8 +440,9 @@ class LLMJudgeVerifier:
                     self.trimmed.append((pair.id, sent, given))
                 convs.append(messages)
             replies = self.llm.complete(convs)
+            # a refused request (backends.llm.FailedReply) is an unparsed verdict that names the server's message
             out.extend(
-                Judgement(pair.id, parse_label(reply, self.labels), reply)
+                Judgement(pair.id, parse_label(reply, self.labels), _failure(reply) or reply)
                 for pair, reply in zip(batch, replies, strict=True)
             )
             if progress is not None:

@@ -14,7 +14,7 @@ import shutil
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -43,6 +43,9 @@ class TrainConfig(ComponentConfig):
     max_dev_pairs: int | None = None
     bucket_size: int = 50  # batches per length bucket (0 disables bucketing)
     threads: int | None = None
+    # "bf16": forward and backward under CPU bfloat16 autocast (weights and optimizer stay fp32); faster on
+    # CPUs with AVX-512 BF16 / AMX (docs/benchmarks.md), about the same quality.
+    precision: Literal["fp32", "bf16"] = "fp32"
 
 
 def train_config(verifier: TorchVerifier, overrides: dict[str, Any] | None = None) -> TrainConfig:
@@ -78,6 +81,13 @@ def epoch_batches(lengths: Sequence[int], batch_size: int, bucket_size: int, see
     batches = [order[s : s + batch_size] for s in range(0, len(order), batch_size)]
     rng.shuffle(batches)
     return batches
+
+
+def lr_factor(step: int, total_steps: int, warmup: int) -> float:
+    """The learning-rate multiplier at ``step``: linear warm-up over ``warmup`` steps, then linear decay to 0."""
+    if step < warmup:
+        return (step + 1) / max(1, warmup)
+    return max(0.0, (total_steps - step) / max(1, total_steps - warmup))
 
 
 def _save_state(path: Path, optimizer: Any, scheduler: Any, state: dict[str, Any]) -> None:
@@ -218,12 +228,7 @@ def train(
     total_steps = max(1, int(round(config.epochs * steps_per_epoch)))
     warmup = int(config.warmup_ratio * total_steps)
 
-    def lr_at(step: int) -> float:
-        if step < warmup:
-            return (step + 1) / max(1, warmup)
-        return max(0.0, (total_steps - step) / max(1, total_steps - warmup))
-
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_at)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: lr_factor(step, total_steps, warmup))
     eval_every = config.eval_every or steps_per_epoch
     state: dict[str, Any] = {"step": 0, "best": None, "bad_evals": 0, "history": [], "train_seconds": 0.0}
     if resume:
@@ -257,7 +262,9 @@ def train(
         batches = epoch_batches(lengths, config.batch_size, config.bucket_size, config.seed * 1000 + epoch)
         for b in batches[state["step"] - epoch * steps_per_epoch :]:
             module.train()
-            logits = verifier.forward(verifier.collate([train_set[i] for i in b])).float()
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=config.precision == "bf16"):
+                logits = verifier.forward(verifier.collate([train_set[i] for i in b]))
+            logits = logits.float()
             allowed = masks[b]
             # -log P(gold set): one label is plain cross-entropy; a set ("not entailment") sums its labels.
             logp = torch.log_softmax(logits, dim=-1)

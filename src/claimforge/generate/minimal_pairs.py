@@ -1,0 +1,512 @@
+"""Scientific minimal pairs for training the judge (the MiniCheck recipe on claimforge's own generators): a
+claim taken from a sentence of scientific text is SUPPORTED by its source window; one meaning-reversing edit
+(direction antonym, negation added or removed, changed number) makes it REFUTED by the same window; a swapped
+entity that the window never mentions, or a related passage from another document, makes it NOT_ENOUGH_INFO.
+
+Hard negatives first: the REFUTED and swapped-entity claims differ from the SUPPORTED one by a word or two and
+keep the same evidence, so a judge cannot lean on word overlap. Each pair records the edit in its id and
+``source`` so the mix can be counted.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from claimforge.io.splits import text_key
+from claimforge.records import Document, Label, Pair
+from claimforge.registry import ComponentConfig
+
+# -- claims from sentences -------------------------------------------------------------------------------------
+
+_FRAME = re.compile(
+    r"^(?:(?:here|in this study|in conclusion|in summary|overall|taken together|together|collectively|thus|"
+    r"therefore|however|moreover|furthermore|in addition|additionally|finally|importantly|notably|interestingly)"
+    r",?\s+)?(?:(?:we|our (?:results|data|findings|study|analysis|analyses)|these (?:results|data|findings|"
+    r"observations)|this study|the (?:present )?(?:results|data|findings|study))\s+(?:further\s+|also\s+|"
+    r"clearly\s+|strongly\s+)?(?:show|showed|shown|demonstrate|demonstrated|demonstrates|suggest|suggests|"
+    r"suggested|indicate|indicates|indicated|reveal|reveals|revealed|found|find|observed|confirm|confirms|"
+    r"confirmed|report|reported|provide evidence)\s+that\s+)",
+    re.IGNORECASE,
+)
+_CONNECTIVE = re.compile(
+    r"^(?:however|moreover|furthermore|in addition|additionally|finally|importantly|notably|interestingly|"
+    r"overall|thus|therefore|consequently|similarly|in contrast|by contrast|in conclusion|in summary),\s+",
+    re.IGNORECASE,
+)
+# Openers that point outside the sentence (anaphora, the authors): such a claim is not self-contained.
+_CONTEXTUAL_START = re.compile(
+    r"^(?:this|these|those|that|it|its|they|their|them|such|he|she|we|our|here|both|all of these|the latter|"
+    r"the former|there)\b",
+    re.IGNORECASE,
+)
+_FIRST_PERSON = re.compile(r"\b(?:we|our|us|i)\b", re.IGNORECASE)
+_REJECT_TEXT = re.compile(r"\bet al\b|\b(?:fig|figs|figure|table|supplementary|eq)\b\.?\s*\w|[?:;]|\bsee\b", re.I)
+_EMPTY_BRACKETS = re.compile(r"\s*[\[(][\s,;–\-]*[\])]")
+_PARENS = re.compile(r"\s*\([^()]*\)")
+_SPACES = re.compile(r"\s+")
+
+
+def clean_sentence(text: str) -> str:
+    """A sentence with empty citation brackets removed and spacing normalised."""
+    text = _EMPTY_BRACKETS.sub("", text)
+    text = _SPACES.sub(" ", text).strip()
+    return re.sub(r"\s+([.,;])", r"\1", text)
+
+
+def claim_from_sentence(sentence: str, min_words: int = 6, max_words: int = 40) -> tuple[str | None, str]:
+    """(claim, reason): the sentence as a self-contained claim — report frames ("We found that …") and
+    connectives dropped, parentheses removed — or None with the reason it cannot be one."""
+    text = clean_sentence(_PARENS.sub("", sentence))
+    text = _FRAME.sub("", text, count=1)
+    text = _CONNECTIVE.sub("", text, count=1)
+    if not text:
+        return None, "empty"
+    text = text[0].upper() + text[1:]
+    if not text.endswith("."):
+        return None, "not_a_statement"
+    n = len(text.split())
+    if n < min_words or n > max_words:
+        return None, "length"
+    if _CONTEXTUAL_START.match(text) or _FIRST_PERSON.search(text):
+        return None, "not_self_contained"
+    if _REJECT_TEXT.search(text) or not text[0].isalpha():
+        return None, "reference_or_fragment"
+    return text, ""
+
+
+# -- edits -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A claim after one edit, with what changed."""
+
+    claim: str
+    kind: str
+    old: str
+    new: str
+
+
+_DIRECTION = {
+    "increase": "decrease",
+    "increases": "decreases",
+    "increased": "decreased",
+    "increasing": "decreasing",
+    "decrease": "increase",
+    "decreases": "increases",
+    "decreased": "increased",
+    "decreasing": "increasing",
+    "higher": "lower",
+    "lower": "higher",
+    "highest": "lowest",
+    "lowest": "highest",
+    "greater": "smaller",
+    "smaller": "greater",
+    "larger": "smaller",
+    "longer": "shorter",
+    "shorter": "longer",
+    "faster": "slower",
+    "slower": "faster",
+    "stronger": "weaker",
+    "weaker": "stronger",
+    "elevated": "reduced",
+    "reduced": "elevated",
+    "reduces": "increases",
+    "reduce": "increase",
+    "upregulated": "downregulated",
+    "downregulated": "upregulated",
+    "up-regulated": "down-regulated",
+    "down-regulated": "up-regulated",
+    "upregulation": "downregulation",
+    "downregulation": "upregulation",
+    "improved": "worsened",
+    "improves": "worsens",
+    "worsened": "improved",
+    "enhanced": "impaired",
+    "impaired": "enhanced",
+    "positively": "negatively",
+    "negatively": "positively",
+    "positive": "negative",
+    "negative": "positive",
+    "promotes": "suppresses",
+    "promoted": "suppressed",
+    "suppresses": "promotes",
+    "suppressed": "promoted",
+    "activates": "inhibits",
+    "activated": "inhibited",
+    "inhibits": "activates",
+    "inhibited": "activated",
+    "gain": "loss",
+    "superior": "inferior",
+    "inferior": "superior",
+    "agonist": "antagonist",
+    "antagonist": "agonist",
+    "more": "less",
+    "less": "more",
+    "maximum": "minimum",
+    "minimum": "maximum",
+    "benefit": "harm",
+    "lowers": "raises",
+    "lowered": "raised",
+    "raises": "lowers",
+    "raised": "lowered",
+}
+# Words after which a direction word is part of a name ("lower limb", "higher order"), not a direction.
+_FIXED_AFTER = {
+    "limb",
+    "limbs",
+    "extremity",
+    "extremities",
+    "back",
+    "respiratory",
+    "urinary",
+    "bound",
+    "order",
+    "eukaryotes",
+    "organisms",
+    "gastrointestinal",
+    "abdomen",
+    "lobe",
+    "lobes",
+    "than",
+    "control",
+    "controls",
+    "mode",
+    "charge",
+    "charged",
+    "feedback",
+    "selection",
+    "sense",
+    "strand",
+    "predictive",
+    "ion",
+    "ions",
+    "regulator",
+    "regulators",
+}
+_HEDGE = re.compile(r"\b(?:may|might|could|possibly|perhaps|likely|potentially|unlikely|whether|if)\b", re.I)
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-]*")
+
+
+def _match_case(new: str, old: str) -> str:
+    return new[0].upper() + new[1:] if old[:1].isupper() else new
+
+
+def direction_edit(claim: str, rng: random.Random) -> Edit | None:
+    """Swap one direction word for its opposite ("increased" → "decreased", "higher" → "lower")."""
+    if _HEDGE.search(claim):
+        return None
+    spots = []
+    for m in _WORD.finditer(claim):
+        word = m.group().lower()
+        if word not in _DIRECTION:
+            continue
+        after = claim[m.end() :].split(maxsplit=1)
+        if after and after[0].strip(".,").lower() in _FIXED_AFTER and word not in ("more", "less"):
+            continue
+        if word in ("more", "less") and not (
+            after
+            and after[0].strip(".,").lower()
+            in ("likely", "frequently", "frequent", "common", "often", "severe", "effective", "than")
+        ):
+            continue
+        spots.append(m)
+    if not spots:
+        return None
+    m = rng.choice(spots)
+    new = _match_case(_DIRECTION[m.group().lower()], m.group())
+    return Edit(claim[: m.start()] + new + claim[m.end() :], "direction", m.group(), new)
+
+
+_NUMBER = re.compile(r"(?<![\w\-./])(\d+(?:\.\d+)?)(\s?%)?(?![\w\-/]|\.\d)")
+# p-values, CI levels and numbers that are part of a name ("type 2 diabetes", "phase 3", "grade 4")
+_NUMBER_CONTEXT_SKIP = re.compile(
+    r"(?:\bp\s*[<=>≤]\s*|\bCI\b|confidence|\bn\s*=\s*|\bfold\b|\b(?:type|grade|stage|phase|class|generation|"
+    r"chromosome|group|arm|cohort|wave|version|level|covid|sars-cov|cd|il)\s*)$",
+    re.I,
+)
+
+
+def number_edit(claim: str, evidence: str, rng: random.Random) -> Edit | None:
+    """Change one quantity (not a year, a p-value, a CI level or a name's digits) to a clearly different value
+    the evidence does not contain."""
+    spots = []
+    for m in _NUMBER.finditer(claim):
+        value = m.group(1)
+        before = claim[max(0, m.start() - 14) : m.start()]
+        if _NUMBER_CONTEXT_SKIP.search(before) or claim[m.end() : m.end() + 3].strip().startswith("% CI"):
+            continue
+        if len(value) == 4 and value.isdigit() and 1800 <= int(value) <= 2100:
+            continue
+        spots.append(m)
+    if not spots:
+        return None
+    m = rng.choice(spots)
+    value, pct = m.group(1), m.group(2) or ""
+    decimals = len(value.split(".")[1]) if "." in value else 0
+    x = float(value)
+    for _ in range(8):
+        factor = rng.choice([0.3, 0.5, 0.6, 1.5, 2.0, 3.0])
+        y = x * factor if x else rng.choice([1.0, 2.0, 5.0])
+        if pct and y > 100:
+            y = x * 0.5
+        new = f"{y:.{decimals}f}" if decimals else str(max(0, int(round(y))))
+        if new != value and float(new) != x and not re.search(rf"(?<![\d.]){re.escape(new)}(?![\d])", evidence):
+            return Edit(claim[: m.start(1)] + new + claim[m.end(1) :], "number", value + pct, new + pct)
+    return None
+
+
+_NEG_REMOVE = [
+    (re.compile(r"\bno significant\b", re.I), "a significant"),
+    (re.compile(r"\bno (difference|differences|effect|change|association|correlation)\b", re.I), r"a \1"),
+    (re.compile(r"\b(is|are|was|were|has|have|had|can|could|will|would)\s+not\b", re.I), r"\1"),
+]
+_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|without|none|cannot|n't|fail(?:s|ed)? to|lack(?:s|ed)?)\b", re.I)
+_AUX = {"is", "are", "was", "were", "has", "have", "had", "can", "will", "would", "should", "must", "does", "do", "did"}
+
+
+def negation_edit(claim: str, doc: Any | None) -> Edit | None:
+    """Remove the claim's one negation ("did not improve" → "improved", "no significant" → "a significant"),
+    or negate its main verb from the parse ("is associated" → "is not associated", "reduced" → "did not
+    reduce")."""
+    if _HEDGE.search(claim):
+        return None
+    negations = _NEGATION.findall(claim)
+    if negations:
+        if len(negations) != 1:
+            return None
+        did = re.search(r"\b(did|does|do)\s+not\s+([a-z]+)", claim)
+        if did and doc is not None:
+            verb = _inflect(did.group(2), {"did": "VBD", "does": "VBZ", "do": "VBP"}[did.group(1)])
+            if verb:
+                return Edit(claim[: did.start()] + verb + claim[did.end() :], "negation_removed", did.group(), verb)
+        for pattern, repl in _NEG_REMOVE:
+            m = pattern.search(claim)
+            if m:
+                new = m.expand(repl)
+                new = _match_case(new, m.group())
+                return Edit(claim[: m.start()] + new + claim[m.end() :], "negation_removed", m.group(), new)
+        return None
+    if doc is None:
+        return None
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) != 1:
+        return None
+    root = roots[0]
+    aux = [c for c in root.children if c.dep_ in ("aux", "aux:pass", "auxpass", "cop") and c.lower_ in _AUX]
+    if aux:
+        a = min(aux, key=lambda t: t.i)
+        if a.i + 1 < len(doc) and doc[a.i + 1].lower_ == "not":
+            return None
+        cut = a.idx + len(a.text)
+        return Edit(claim[:cut] + " not" + claim[cut:], "negation_added", a.text, f"{a.text} not")
+    if root.tag_ in ("VBD", "VBZ", "VBP") and root.pos_ == "VERB":
+        helper = {"VBD": "did", "VBZ": "does", "VBP": "do"}[root.tag_]
+        new = f"{helper} not {root.lemma_.lower()}"
+        return Edit(claim[: root.idx] + new + claim[root.idx + len(root.text) :], "negation_added", root.text, new)
+    return None
+
+
+def _inflect(lemma: str, tag: str) -> str | None:
+    from lemminflect import getInflection
+
+    forms = getInflection(lemma, tag=tag)
+    return forms[0] if forms else None
+
+
+def entity_swap(
+    claim: str, mentions: Sequence[Any], pool: dict[str, list[str]], evidence: str, rng: random.Random
+) -> Edit | None:
+    """Replace one named entity with another of the same type (from other documents) that the evidence does
+    not mention: the claim then says something the evidence is silent about."""
+    ents = [m for m in mentions if getattr(m, "source", "ner") == "ner" and pool.get(m.label)]
+    rng.shuffle(ents)
+    low_evidence = evidence.lower()
+    for m in ents:
+        for _ in range(10):
+            new = rng.choice(pool[m.label])
+            nl, ol = new.lower(), m.text.lower()
+            if nl == ol or nl in ol or ol in nl or nl in low_evidence:
+                continue
+            new = _match_case(new, m.text) if m.start == 0 else new
+            return Edit(claim[: m.start] + new + claim[m.end :], "entity_swap", m.text, new)
+    return None
+
+
+# -- pairs -----------------------------------------------------------------------------------------------------
+
+
+class MinimalPairsConfig(ComponentConfig):
+    seed: int = 2026
+    min_words: int = 6
+    max_words: int = 40
+    window_before: int = 1  # up to this many sentences before the claim's sentence join its evidence
+    window_after: int = 1
+    min_related_similarity: float = 0.25  # TF-IDF cosine of a related passage from another document
+    balance: bool = True  # equal counts per label (seeded downsampling)
+
+
+@dataclass
+class Candidate:
+    doc: Document
+    index: int  # sentence index in the document
+    claim: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.doc.id}:{self.index}"
+
+
+def _window(doc: Document, i: int, rng: random.Random, before: int, after: int) -> tuple[str, ...]:
+    lo = max(0, i - rng.randint(0, before))
+    hi = min(len(doc.sentences), i + 1 + rng.randint(0, after))
+    return tuple(clean_sentence(s) for s in doc.sentences[lo:hi])
+
+
+def candidates(
+    docs: Sequence[Document], config: MinimalPairsConfig, exclude: set[str] | None = None
+) -> tuple[list[Candidate], Counter[str]]:
+    """Claims from every sentence that can be one, and the reasons the others were not used."""
+    out: list[Candidate] = []
+    skipped: Counter[str] = Counter()
+    for doc in docs:
+        for i, sentence in enumerate(doc.sentences):
+            if exclude and text_key(sentence) in exclude:
+                skipped["benchmark_text"] += 1
+                continue
+            claim, reason = claim_from_sentence(sentence, config.min_words, config.max_words)
+            if claim is None:
+                skipped[reason] += 1
+            else:
+                out.append(Candidate(doc, i, claim))
+    return out, skipped
+
+
+def related_passages(cands: Sequence[Candidate], min_similarity: float) -> dict[int, tuple[int, str]]:
+    """For each candidate, the most similar sentence of *another* document (TF-IDF cosine) that lacks the
+    claim's rarest content word: (index into ``cands``, the missing word)."""
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    if len(cands) < 2:
+        return {}
+    vec = TfidfVectorizer(stop_words="english", sublinear_tf=True, min_df=2, token_pattern=r"(?u)\b[a-zA-Z]\w+\b")
+    x = vec.fit_transform([c.claim for c in cands])
+    idf = vec.idf_
+    vocab = vec.vocabulary_
+    analyzer = vec.build_analyzer()
+    docs = np.array([c.doc.id for c in cands])
+    out: dict[int, tuple[int, str]] = {}
+    for start in range(0, len(cands), 2048):
+        sims = (x[start : start + 2048] @ x.T).toarray().astype(np.float32)
+        for row, i in enumerate(range(start, min(start + 2048, len(cands)))):
+            s = sims[row]
+            s[docs == docs[i]] = -1.0
+            s[s >= 0.8] = -1.0  # near-duplicates may say the same thing
+            top = np.argpartition(-s, 5)[:5]
+            for j in top[np.argsort(-s[top])]:
+                if s[j] < min_similarity:
+                    break
+                words = sorted({w for w in analyzer(cands[i].claim) if w in vocab}, key=lambda w: -idf[vocab[w]])
+                target = set(analyzer(cands[j].claim))
+                missing = next((w for w in words[:2] if w not in target), None)
+                if missing:
+                    out[i] = (int(j), missing)
+                    break
+    return out
+
+
+Parse = Callable[[Sequence[str]], list[Any]]
+Mentions = Callable[[Sequence[str]], list[list[Any]]]
+
+
+def make_pairs(
+    docs: Sequence[Document],
+    config: MinimalPairsConfig,
+    parse: Parse | None = None,
+    mentions: Mentions | None = None,
+    exclude: set[str] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> tuple[list[Pair], dict[str, Any]]:
+    """Minimal pairs from ``docs`` and a report of the mix; ``parse`` (texts → spaCy docs) enables negation of
+    the main verb, ``mentions`` (texts → NER mentions) entity swaps; sentences whose normalised text is in
+    ``exclude`` (benchmark texts) are never used."""
+    say = log or (lambda m: None)
+    rng = random.Random(config.seed)
+    cands, skipped = candidates(docs, config, exclude)
+    say(f"{len(cands)} claims from {sum(len(d.sentences) for d in docs)} sentences of {len(docs)} documents")
+    claims = [c.claim for c in cands]
+    parsed = parse(claims) if parse else [None] * len(cands)
+    found = mentions(claims) if mentions else [[] for _ in cands]
+    pool: dict[str, list[str]] = {}
+    for ms in found:
+        for m in ms:
+            if getattr(m, "source", "ner") == "ner" and len(m.text) > 2:
+                pool.setdefault(m.label, []).append(m.text)
+    related = related_passages(cands, config.min_related_similarity)
+    say(f"{len(related)} related passages")
+    by_label: dict[Label, list[Pair]] = {lab: [] for lab in Label}
+    kinds: Counter[str] = Counter()
+    for i, c in enumerate(cands):
+        evidence = _window(c.doc, c.index, rng, config.window_before, config.window_after)
+        ev_text = " ".join(evidence)
+        base = f"sci:{c.doc.id}"
+
+        def add(
+            label: Label, claim: str, ev: tuple[str, ...], kind: str, detail: str, _base: str = base, _i: int = c.index
+        ) -> None:
+            kinds[f"{label.value}:{kind}"] += 1
+            by_label[label].append(
+                Pair(
+                    id=f"{_base}:{_i}{label.value[0]}",
+                    claim=claim,
+                    evidence=ev,
+                    labels=(label,),
+                    source=f"{_base}#{_i} {kind} {detail}".strip(),
+                )
+            )
+
+        add(Label.SUPPORTED, c.claim, evidence, "source", "")
+        edits = [
+            e
+            for e in (
+                direction_edit(c.claim, rng),
+                negation_edit(c.claim, parsed[i]),
+                number_edit(c.claim, ev_text, rng),
+            )
+            if e is not None and e.claim != c.claim
+        ]
+        if edits:
+            e = rng.choice(edits)
+            add(Label.REFUTED, e.claim, evidence, e.kind, f"{e.old!r}->{e.new!r}")
+        swap = entity_swap(c.claim, found[i], pool, ev_text, rng)
+        if swap is not None and (i not in related or rng.random() < 0.6):
+            add(Label.NOT_ENOUGH_INFO, swap.claim, evidence, swap.kind, f"{swap.old!r}->{swap.new!r}")
+        elif i in related:
+            j, missing = related[i]
+            other = cands[j]
+            ev = _window(other.doc, other.index, rng, config.window_before, config.window_after)
+            if missing not in " ".join(ev).lower():
+                add(Label.NOT_ENOUGH_INFO, c.claim, ev, "related_passage", f"{other.key} lacks {missing!r}")
+    counts = {lab.value: len(v) for lab, v in by_label.items()}
+    if config.balance:
+        n = min(len(v) for v in by_label.values())
+        by_label = {lab: sorted(rng.sample(v, n), key=lambda p: p.id) for lab, v in by_label.items()}
+    pairs = [p for v in by_label.values() for p in v]
+    rng.shuffle(pairs)
+    report = {
+        "documents": len(docs),
+        "sentences": sum(len(d.sentences) for d in docs),
+        "claims": len(cands),
+        "sentences_not_used": dict(skipped),
+        "made": counts,
+        "kept": {lab.value: len(v) for lab, v in by_label.items()},
+        "kinds_made": dict(sorted(kinds.items())),
+        "kinds_kept": dict(sorted(Counter(f"{p.labels[0].value}:{p.source.split()[1]}" for p in pairs).items())),
+    }
+    return pairs, report

@@ -1,0 +1,182 @@
+"""The judge's scientific minimal pairs on self-made text: each label's rule, hard negatives that differ from
+the source by one edit, no benchmark text, balanced labels."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+
+from claimforge.generate.minimal_pairs import (
+    MinimalPairsConfig,
+    claim_from_sentence,
+    direction_edit,
+    entity_swap,
+    make_pairs,
+    negation_edit,
+    number_edit,
+)
+from claimforge.io.splits import text_key
+from claimforge.records import Document, Label
+from claimforge.registry import registry
+
+
+@pytest.fixture(scope="module")
+def parse():  # type: ignore[no-untyped-def]
+    return registry.build("nlp", {"name": "spacy", "use_cache": False}).parse
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        (
+            "We found that metformin reduced HbA1c levels in adults (p < 0.01).",
+            "Metformin reduced HbA1c levels in adults.",
+        ),
+        (
+            "However, IL-6 expression was not associated with tumour size.",
+            "IL-6 expression was not associated with tumour size.",
+        ),
+        (
+            "These results suggest that statins lower LDL cholesterol in older adults.",
+            "Statins lower LDL cholesterol in older adults.",
+        ),
+    ],
+)
+def test_claims_drop_report_frames_and_parentheses(sentence: str, claim: str) -> None:
+    assert claim_from_sentence(sentence) == (claim, "")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        ("This effect was strong in all of the mice we tested.", "not_self_contained"),
+        ("Our data show a clear benefit of early treatment for patients.", "not_self_contained"),
+        ("Results are shown in Table 2 for all groups of patients.", "reference_or_fragment"),
+        ("Does aspirin reduce the risk of stroke in older adults?", "not_a_statement"),
+        ("Aspirin works.", "length"),
+    ],
+)
+def test_sentences_that_cannot_be_claims(sentence: str, reason: str) -> None:
+    assert claim_from_sentence(sentence) == (None, reason)
+
+
+def test_direction_edit_swaps_one_direction_word() -> None:
+    rng = random.Random(0)
+    e = direction_edit("Metformin reduced HbA1c levels in adults.", rng)
+    assert e is not None and e.claim == "Metformin elevated HbA1c levels in adults." and e.kind == "direction"
+    # fixed phrases and hedged claims are left alone
+    assert direction_edit("The lower limb muscles were weak in patients.", rng) is None
+    assert direction_edit("Statins may lower LDL cholesterol in adults.", rng) is None
+
+
+def test_number_edit_changes_a_quantity_not_a_name_year_or_p_value() -> None:
+    rng = random.Random(0)
+    claim = "In 2019, 45% of 120 patients with type 2 diabetes responded (p < 0.05)."
+    seen = set()
+    for seed in range(20):
+        e = number_edit(claim, claim, random.Random(seed))
+        assert e is not None and e.kind == "number"
+        seen.add(e.old)
+        assert e.new not in claim and e.claim != claim
+    assert seen <= {"45%", "120"} and seen  # never 2019, 2 (type 2) or 0.05
+    assert number_edit("Aspirin helps in type 2 diabetes.", "Aspirin helps in type 2 diabetes.", rng) is None
+
+
+def test_negation_is_added_to_the_main_verb_or_removed(parse) -> None:  # type: ignore[no-untyped-def]
+    def neg(claim: str) -> str | None:
+        e = negation_edit(claim, parse([claim])[0])
+        return e.claim if e else None
+
+    assert (
+        neg("IL-6 expression is associated with tumour size.") == "IL-6 expression is not associated with tumour size."
+    )
+    assert neg("Treatment with aspirin did not improve survival.") == "Treatment with aspirin improved survival."
+    assert neg("There was no significant difference between the groups.") == (
+        "There was a significant difference between the groups."
+    )
+    assert neg("Aspirin may not prevent stroke in adults.") is None  # hedged: its negation is no contradiction
+
+
+@dataclass(frozen=True)
+class M:
+    text: str
+    start: int
+    end: int
+    label: str
+    source: str = "ner"
+
+
+def test_entity_swap_takes_a_same_type_entity_the_evidence_never_mentions() -> None:
+    claim = "Metformin reduced HbA1c in diabetes."
+    mentions = [M("Metformin", 0, 9, "Chemical")]
+    pool = {"Chemical": ["metformin", "insulin", "glucose"]}
+    e = entity_swap(claim, mentions, pool, "Metformin reduced HbA1c. Glucose was measured.", random.Random(1))
+    assert e is not None and e.claim == "Insulin reduced HbA1c in diabetes." and e.old == "Metformin"
+
+
+def _docs() -> list[Document]:
+    return [
+        Document(
+            id="a",
+            sentences=(
+                "Patients were enrolled between 2015 and 2018 in three hospitals.",
+                "We found that metformin reduced HbA1c levels in 120 adults with obesity.",
+                "IL-6 expression was not associated with tumour size in breast cancer.",
+            ),
+        ),
+        Document(
+            id="b",
+            sentences=(
+                "Aspirin increased the risk of gastrointestinal bleeding in older adults.",
+                "Exercise improved insulin sensitivity in 45% of the sedentary participants.",
+            ),
+        ),
+        Document(
+            id="c",
+            sentences=(
+                "Statin therapy lowered LDL cholesterol levels in older adults with obesity.",
+                "Vitamin D supplementation did not reduce fracture risk in healthy adults.",
+            ),
+        ),
+    ]
+
+
+def test_make_pairs_labels_and_hard_negatives(parse) -> None:  # type: ignore[no-untyped-def]
+    pairs, report = make_pairs(_docs(), MinimalPairsConfig(balance=False, min_related_similarity=0.05), parse=parse)
+    by_source: dict[str, dict[Label, object]] = {}
+    for p in pairs:
+        by_source.setdefault(p.id[:-1], {})[p.labels[0]] = p
+    assert {len(p.labels) for p in pairs} == {1}
+    for group in by_source.values():
+        s = group.get(Label.SUPPORTED)
+        assert s is not None and s.claim.rstrip(".").lower() in " ".join(s.evidence).lower()  # type: ignore[attr-defined]
+        r = group.get(Label.REFUTED)
+        if r is not None:
+            # same evidence, the claim changed by one edit
+            assert r.evidence == s.evidence and r.claim != s.claim  # type: ignore[attr-defined]
+            diff = set(r.claim.split()) ^ set(s.claim.split())  # type: ignore[attr-defined]
+            assert 1 <= len(diff) <= 5
+    kinds = Counter(k.split(":")[1] for k in report["kinds_made"])
+    assert kinds["direction"] + kinds["number"] + kinds["negation_removed"] + kinds["negation_added"] >= 4
+    nei = [p for p in pairs if p.labels == (Label.NOT_ENOUGH_INFO,)]
+    assert nei and all(p.source.split()[1] in ("related_passage", "entity_swap") for p in nei)
+    related = [p for p in nei if p.source.split()[1] == "related_passage"]
+    assert related
+    for p in related:  # "sci:a#1 related_passage c:0 lacks 'word'": from another document, without that word
+        own, other = p.id.split(":")[1], p.source.split()[2].split(":")[0]
+        missing = p.source.split("lacks ")[1].strip("'")
+        assert own != other and missing not in " ".join(p.evidence).lower() and missing in p.claim.lower()
+    assert report["claims"] == 7 and report["sentences"] == 7
+
+
+def test_benchmark_text_is_never_used_and_labels_are_balanced(parse) -> None:  # type: ignore[no-untyped-def]
+    docs = _docs()
+    banned = {text_key(docs[0].sentences[1])}
+    pairs, report = make_pairs(docs, MinimalPairsConfig(min_related_similarity=0.05), parse=parse, exclude=banned)
+    assert report["sentences_not_used"]["benchmark_text"] == 1
+    assert all("metformin" not in p.claim.lower() for p in pairs)
+    counts = Counter(p.labels[0] for p in pairs)
+    assert len(set(counts.values())) == 1 and len(counts) == 3
