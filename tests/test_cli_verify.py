@@ -225,3 +225,27 @@ def test_experiment_config_file_is_used(
     cfg = seen["cfg"]
     assert cfg.train == {"epochs": 7}
     assert cfg.model == {"name": "gcem", "beta": 0.5}
+
+
+def test_evaluate_the_judge_on_every_benchmark_in_one_run(fixture_data: Path, tmp_path: Path) -> None:
+    out = tmp_path / "judge"
+    res = runner.invoke(
+        app, ["evaluate", "--model", "zero-shot-nli", "--data", "benchmarks", "--split", "dev", "--out", str(out),
+              "--bootstrap", "0"]
+    )
+    assert res.exit_code == 0, res.output
+    rows = json.loads((out / "summary.json").read_text())
+    assert [r["data"] for r in rows] == ["scifact", "healthver", "covidfact", "climate-fever"]
+    table = (out / "summary.md").read_text()
+    assert table.splitlines()[0] == "| data | split | ways | pairs | accuracy | macro-F1 |"
+    for r in rows:
+        if "skipped" in r:
+            assert f"skipped: {r['skipped']}" in table
+            continue
+        assert (out / r["data"] / "test_metrics.json").is_file() and (out / r["data"] / "predictions.jsonl").is_file()
+        saved = json.loads((out / r["data"] / "test_metrics.json").read_text())
+        assert saved["n"] == r["n"] > 0 and saved["macro_f1"] == r["macro_f1"]
+        assert f"| {r['data']} | dev | {r['ways']} | {r['n']} | {r['accuracy']:.3f} |" in table
+    covid = next(r for r in rows if r["data"] == "covidfact")
+    assert covid["ways"] == 2  # the 3-way judge is read SUPPORTED vs not on the binary benchmark
+    assert sum("skipped" not in r for r in rows) >= 3

@@ -10,7 +10,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,15 @@ class DiskCache:
 
     def put(self, key: str, value: bytes) -> None:
         self.put_many([(key, value)])
+
+    def prune(self, keep: Callable[[bytes], bool]) -> int:
+        """Delete every entry whose value ``keep`` rejects; returns how many were deleted."""
+        if self._db is None:
+            return 0
+        bad = [k for k, v in self._db.execute("SELECT k, v FROM kv") if not keep(v)]
+        with self._db:
+            self._db.executemany("DELETE FROM kv WHERE k = ?", [(k,) for k in bad])
+        return len(bad)
 
     def __len__(self) -> int:
         if self._db is None:

@@ -232,12 +232,16 @@ def evaluate(
     set_: Annotated[list[str], typer.Option("--set", help="model.KEY=V or data.KEY=V")] = [],  # noqa: B006
 ) -> None:
     """Score a verifier on a dataset: accuracy, macro/weighted F1, per class, bootstrap 95% intervals.
+    Several datasets (comma-separated, or ``benchmarks`` for all of them) give one folder each and a
+    Markdown table, ``summary.md``.
 
     Example: claimforge evaluate --run runs/gsci-cem --data scifact --split dev --out eval/scifact
+
+    Example: claimforge evaluate --model zero-shot-nli --data benchmarks --split dev --out eval/judge
     """
     import json
 
-    from claimforge.evaluate.experiments import data_spec, evaluate_verifier, evaluation_pairs
+    from claimforge.evaluate.experiments import data_list, data_spec, evaluate_many, evaluate_verifier, evaluation_pairs
     from claimforge.io.benchmarks import load_task
     from claimforge.verify.base import load_verifier
 
@@ -248,6 +252,19 @@ def evaluate(
         model_spec, _, data_over, rest = _model_spec(model or "", set_)
         if rest:
             raise RecipeError(f"--set keys must start with model. or data.: {rest}")
+        datas = data_list(data)
+        if len(datas) > 1:
+
+            def make(num_labels: int) -> object:
+                if run is not None:
+                    return load_verifier(run / "best" if (run / "best").is_dir() else run)
+                return registry.build("verifier", {**model_spec, "num_labels": num_labels})
+
+            rows = evaluate_many(make, datas, split, out, data_over, bootstrap, log=_log)  # type: ignore[arg-type]
+            typer.echo((out / "summary.md").read_text(encoding="utf-8"))
+            if all("skipped" in r for r in rows):
+                _fail("no dataset could be evaluated (see the table)")
+            return
         task = load_task({**data_spec(data), **data_over})
         pairs = evaluation_pairs(task, split)
         if run is not None:
@@ -431,6 +448,34 @@ def train_claimgen(
 
 
 audit_app = typer.Typer(no_args_is_help=True, help="Dataset audits.")
+cache_app = typer.Typer(no_args_is_help=True, help="Inspect and clean the on-disk cache.")
+app.add_typer(cache_app, name="cache")
+
+
+@cache_app.command("prune")
+def cache_prune(
+    cache_dir: Annotated[Path | None, typer.Option(help="cache directory (default ~/.cache/claimforge)")] = None,
+) -> None:
+    """Drop cached LLM replies that hold no answer (empty, whitespace only, reasoning cut off inside <think>),
+    which older versions cached; the next run asks the server again for those items.
+
+    Example: claimforge cache prune
+    """
+    from claimforge.backends.llm import usable_reply
+    from claimforge.cache import DiskCache, default_cache_dir
+
+    _setup_env(cache_dir, False)
+    folder = default_cache_dir()
+    if not (folder / "llm.sqlite").is_file():
+        console.print(f"no LLM cache in {folder}: nothing to prune")
+        return
+    cache = DiskCache(folder, "llm")
+    before = len(cache)
+    dropped = cache.prune(lambda v: usable_reply(v.decode("utf-8", errors="replace")))
+    cache.close()
+    console.print(f"{folder}/llm.sqlite: dropped {dropped} of {before} cached replies (empty or unfinished)")
+
+
 app.add_typer(audit_app, name="audit")
 app.add_typer(quality_app, name="quality")
 

@@ -490,3 +490,18 @@ def test_credentials_in_the_base_url_never_reach_ids_reprs_or_manifests() -> Non
         "qa2d": {"name": "llm", "base_url": "https://***@llm.example.org:8443/v1"},
         "x": [{"base_url": "https://***@llm.example.org:8443/v1"}],
     }
+
+
+def test_cache_prune_drops_replies_without_an_answer(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from claimforge.cache import DiskCache
+    from claimforge.cli import app
+
+    cache = DiskCache(tmp_path, "llm")
+    cache.put_many({"a": b"A claim.", "b": b"", "c": b"  \n", "d": b"<think>hmm", "e": b"<think>x</think>Yes."})
+    cache.close()
+    res = CliRunner().invoke(app, ["cache", "prune", "--cache-dir", str(tmp_path)])
+    assert res.exit_code == 0 and "dropped 3 of 5" in res.output
+    kept = DiskCache(tmp_path, "llm").get_many(["a", "b", "c", "d", "e"])
+    assert sorted(kept) == ["a", "e"]

@@ -32,6 +32,7 @@ HELD_OUT: dict[str, int] = {
     "sci": 1500,
 }
 DEV_PER_SOURCE = 250
+SCI_TRAIN = 60000  # a seeded sample of the scientific minimal pairs (of ~180k) joins the general sets
 SEED = 2026
 GROUPED = ("vitaminc", "sci")  # ids "<source>:<group>:<n>": a group's pairs stay on one side
 
@@ -87,6 +88,8 @@ def splits(
     train: list[Pair] = []
     for name, pairs in rest.items():
         kept, dropped = drop_shared(pairs, dev_texts, _texts)
+        if name == "sci" and len(kept) > SCI_TRAIN:
+            kept = random.Random(SEED).sample(kept, SCI_TRAIN)
         train.extend(kept)
         counts[name].update(train=len(kept), dropped=counts[name]["dropped"] + len(dropped))
     random.Random(SEED).shuffle(train)

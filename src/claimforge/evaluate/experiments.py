@@ -213,6 +213,65 @@ def evaluate_verifier(
     return metrics
 
 
+BENCHMARKS = ("scifact", "healthver", "covidfact", "climate-fever")  # what ``--data benchmarks`` means
+
+
+def data_list(data: str) -> list[str]:
+    """``--data``: one dataset, a comma-separated list, or ``benchmarks`` (every benchmark task)."""
+    names = [d.strip() for d in data.split(",") if d.strip()]
+    out: list[str] = []
+    for name in names:
+        out.extend(BENCHMARKS if name == "benchmarks" else [name])
+    return list(dict.fromkeys(out))
+
+
+def evaluate_many(
+    make_verifier: Callable[[int], Verifier],
+    datas: Sequence[str],
+    split: str,
+    out: Path,
+    data_overrides: Mapping[str, Any] | None = None,
+    bootstrap: int = 1000,
+    log: Log = _quiet,
+) -> list[dict[str, Any]]:
+    """Score one verifier on several datasets (``out/<name>/``) and write ``summary.json`` / ``summary.md``,
+    a Markdown table with one row per dataset; a dataset whose files are missing is a row saying so."""
+    rows: list[dict[str, Any]] = []
+    verifiers: dict[int, Verifier] = {}
+    for name in datas:
+        try:
+            task = load_task({**data_spec(name), **(data_overrides or {})})
+            pairs = evaluation_pairs(task, split)
+        except (OSError, ValueError) as e:
+            rows.append({"data": name, "split": split, "skipped": f"{type(e).__name__}: {e}"})
+            log(f"{name}: skipped ({e})")
+            continue
+        k = task.num_labels
+        if k not in verifiers:
+            verifiers[k] = make_verifier(k)
+        verifier = verifiers[k]
+        if len(verifier.labels) == 3 and k == 2:
+            verifier = TwoWay(verifier)  # a 3-way model on binary data: SUPPORTED vs not
+        log(f"{name} {split}: {len(pairs)} pairs")
+        m = evaluate_verifier(verifier, pairs, out / task.name, title=f"{task.name} {split}", bootstrap=bootstrap)
+        rows.append({"data": task.name, "split": split, "ways": k, **{x: m[x] for x in ("n", "accuracy", "macro_f1")}})
+    table = _markdown_table(
+        ["data", "split", "ways", "pairs", "accuracy", "macro-F1"],
+        [
+            [r["data"], r["split"], "", "", "", "skipped: " + r["skipped"].replace("|", "/")]
+            if "skipped" in r
+            else [r["data"], r["split"], str(r["ways"]), str(r["n"]), f"{r['accuracy']:.3f}", f"{r['macro_f1']:.3f}"]
+            for r in rows
+        ],
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    with atomic_open(out / "summary.json") as f:
+        json.dump(rows, f, indent=2)
+    with atomic_open(out / "summary.md") as f:
+        f.write(table + "\n")
+    return rows
+
+
 # -- experiments -----------------------------------------------------------------------------------
 
 

@@ -349,6 +349,7 @@ class MinimalPairsConfig(ComponentConfig):
     window_after: int = 1
     min_related_similarity: float = 0.25  # TF-IDF cosine of a related passage from another document
     balance: bool = True  # equal counts per label (seeded downsampling)
+    prefer_rare_edits: float = 0.8  # chance of picking a direction / number / negation-removal edit when one applies
 
 
 @dataclass
@@ -482,7 +483,10 @@ def make_pairs(
             if e is not None and e.claim != c.claim
         ]
         if edits:
-            e = rng.choice(edits)
+            # negating the main verb applies to almost every claim; prefer the rarer edits so that "not" alone
+            # does not come to mean REFUTED
+            rarer = [e for e in edits if e.kind != "negation_added"]
+            e = rng.choice(rarer if rarer and rng.random() < config.prefer_rare_edits else edits)
             add(Label.REFUTED, e.claim, evidence, e.kind, f"{e.old!r}->{e.new!r}")
         swap = entity_swap(c.claim, found[i], pool, ev_text, rng)
         if swap is not None and (i not in related or rng.random() < 0.6):
