@@ -8,42 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 from claimforge.config import apply_overrides, load_recipe
-from claimforge.evaluate.qa2d_quality import claim_checks, rouge_l
+from claimforge.evaluate.qa2d_quality import claim_checks, rouge_l, sample, summarise
 from claimforge.generate.base import QA2DRequest
 from claimforge.registry import registry
-
-
-def sample(data: Path, n: int, seed: int) -> dict[str, list[tuple[str, str, str]]]:
-    rng = random.Random(seed)
-    out: dict[str, list[tuple[str, str, str]]] = {}
-    sciq = [i for i in registry.build("reader", {"name": "sciq", "path": str(data / "sciq/train.json")}).read()]
-    out["sciq"] = [(i.id, i.question, i.answer or "") for i in rng.sample(sciq, n)]
-    med = [
-        i
-        for i in registry.build("reader", {"name": "medmcqa", "path": str(data / "medmcqa/validation.jsonl")}).read()
-        if i.answer
-    ]
-    out["medmcqa"] = [(i.id, i.question, i.answer or "") for i in rng.sample(med, n)]
-    return out
-
-
-def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    n = len(rows)
-    keys = ("produced", "contains_answer", "declarative", "finite_verb", "ok")
-    s: dict[str, Any] = {k: round(100 * sum(r["checks"][k] for r in rows) / n, 1) for k in keys}
-    s["n"] = n
-    s["inverted_stems"] = sum(r["polarity"] == "inverted" for r in rows)
-    reasons: dict[str, int] = {}
-    for r in rows:
-        if r["reason"]:
-            reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
-    s["reject_reasons"] = reasons
-    return s
 
 
 def main() -> None:

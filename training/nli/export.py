@@ -1,7 +1,9 @@
-"""Evaluate a trained NLI run on its held-out slices and ship it (fp16 safetensors) as the embedded model.
+"""Evaluate a judge on its held-out slices, and ship a run's best model (fp16 safetensors) as the embedded one.
 
-    python training/nli/export.py --run build/nli_run --data ../shared/data/nli \
-        --ship src/claimforge/models/nli-minilm --out build/nli_heldout.json
+    python training/nli/export.py --model src/claimforge/models/nli-minilm --sci build/sci_pairs/pairs.jsonl \
+        --out build/heldout_old.json                                    # any saved model, nothing shipped
+    python training/nli/export.py --run build/judge_run --sci build/sci_pairs/pairs.jsonl \
+        --ship src/claimforge/models/nli-minilm --out build/heldout_new.json   # ship, then score what users get
 """
 
 from __future__ import annotations
@@ -43,28 +45,31 @@ def heldout_scores(verifier, held) -> dict:  # type: ignore[no-untyped-def]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--run", type=Path, default=Path("build/nli_run"))
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--run", type=Path, default=None, help="a training run (its best/ is used)")
+    ap.add_argument("--model", type=Path, default=None, help="a saved model to score instead of a run")
     ap.add_argument("--data", type=Path, default=Path("../shared/data/nli"))
-    ap.add_argument("--ship", type=Path, default=None, help="write the fp16 model here")
+    ap.add_argument("--sci", type=Path, default=None, help="the scientific minimal pairs (their held-out slice)")
+    ap.add_argument("--ship", type=Path, default=None, help="write the run's best model here, fp16")
     ap.add_argument("--out", type=Path, default=Path("build/nli_heldout.json"))
     args = ap.parse_args()
-    _, _, held = splits(args.data)
-    report: dict = {
-        "run": str(args.run),
-        "step": json.loads((args.run / "run.json").read_text())["best"]["step"]
-        if (args.run / "run.json").is_file()
-        else "latest best",
-    }
-    if not args.ship:
-        report["fp32"] = heldout_scores(load_verifier(args.run / "best"), held)
+    if (args.run is None) == (args.model is None):
+        ap.error("give exactly one of --run and --model")
+    _, _, held, _ = splits(args.data, args.sci)
+    report: dict = {"run": str(args.run or args.model)}
+    if args.run is not None and (args.run / "run.json").is_file():
+        report["step"] = json.loads((args.run / "run.json").read_text())["best"]["step"]
+    if args.model is not None:
+        report["scores"] = heldout_scores(load_verifier(args.model), held)
+    elif not args.ship:
+        report["scores"] = heldout_scores(load_verifier(args.run / "best"), held)
     else:
         tmp = args.ship.with_name(args.ship.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         load_verifier(args.run / "best").save(tmp, half=True)
         shutil.rmtree(args.ship, ignore_errors=True)
         tmp.rename(args.ship)
-        report["fp16"] = heldout_scores(load_verifier(args.ship), held)  # what users get
+        report["scores"] = heldout_scores(load_verifier(args.ship), held)  # what users get (fp16)
         report["size_bytes"] = sum(p.stat().st_size for p in args.ship.rglob("*") if p.is_file())
     args.out.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
 

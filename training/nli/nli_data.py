@@ -32,7 +32,10 @@ HELD_OUT: dict[str, int] = {
     "sci": 1500,
 }
 DEV_PER_SOURCE = 250
-SCI_TRAIN = 60000  # a seeded sample of the scientific minimal pairs (of ~180k) joins the general sets
+SCI_TRAIN = 45000  # a seeded sample of the scientific minimal pairs (of ~200k) joins the general sets
+# At most this share of the sampled REFUTED pairs negates the main verb: it is the one edit almost every
+# sentence allows, and too many would teach the judge that "not" alone means REFUTED.
+SCI_NEGATION_SHARE = 1 / 3
 SEED = 2026
 GROUPED = ("vitaminc", "sci")  # ids "<source>:<group>:<n>": a group's pairs stay on one side
 
@@ -63,6 +66,25 @@ def read_pairs(path: Path) -> list[Pair]:
     return out
 
 
+def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
+    """A seeded sample of ``n`` scientific pairs, equal per label, with main-verb negations capped among the
+    REFUTED ones (``SCI_NEGATION_SHARE``)."""
+    rng = random.Random(SEED)
+    per_label = n // 3
+    out: list[Pair] = []
+    for label in ("SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO"):
+        pool = [p for p in pairs if p.labels[0].value == label]
+        rng.shuffle(pool)
+        if label == "REFUTED":
+            negated = [p for p in pool if " negation_added " in f" {p.source} "]
+            other = [p for p in pool if " negation_added " not in f" {p.source} "]
+            k = min(len(negated), max(int(per_label * SCI_NEGATION_SHARE), per_label - len(other)))
+            pool = other[: per_label - k] + negated[:k]
+        out.extend(pool[:per_label])
+    rng.shuffle(out)
+    return out
+
+
 def splits(
     root: Path, sci: Path | None = None
 ) -> tuple[list[Pair], list[Pair], dict[str, list[Pair]], dict[str, dict[str, int]]]:
@@ -89,7 +111,7 @@ def splits(
     for name, pairs in rest.items():
         kept, dropped = drop_shared(pairs, dev_texts, _texts)
         if name == "sci" and len(kept) > SCI_TRAIN:
-            kept = random.Random(SEED).sample(kept, SCI_TRAIN)
+            kept = sample_sci(kept, SCI_TRAIN)
         train.extend(kept)
         counts[name].update(train=len(kept), dropped=counts[name]["dropped"] + len(dropped))
     random.Random(SEED).shuffle(train)

@@ -4,8 +4,10 @@ against reference declaratives. Used by bench/qa2d_quality.py and reported in do
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from claimforge.nlp.normalize import contains_content, content_lemmas
@@ -57,3 +59,35 @@ def rouge_l(predictions: Sequence[str], references: Sequence[str]) -> dict[str, 
         p, r, f = p + s.precision, r + s.recall, f + s.fmeasure
     n = max(1, len(predictions))
     return {"precision": round(100 * p / n, 2), "recall": round(100 * r / n, 2), "f1": round(100 * f / n, 2)}
+
+
+def sample(data: Path, n: int, seed: int) -> dict[str, list[tuple[str, str, str]]]:
+    """``n`` seeded random SciQ train and MedMCQA validation questions with keyed answers: (id, question, answer)."""
+    from claimforge.registry import registry
+
+    rng = random.Random(seed)
+    out: dict[str, list[tuple[str, str, str]]] = {}
+    sciq = [i for i in registry.build("reader", {"name": "sciq", "path": str(data / "sciq/train.json")}).read()]
+    out["sciq"] = [(i.id, i.question, i.answer or "") for i in rng.sample(sciq, n)]
+    med = [
+        i
+        for i in registry.build("reader", {"name": "medmcqa", "path": str(data / "medmcqa/validation.jsonl")}).read()
+        if i.answer
+    ]
+    out["medmcqa"] = [(i.id, i.question, i.answer or "") for i in rng.sample(med, n)]
+    return out
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Percentages of rows passing each check of :func:`claim_checks` (``rows[i]["checks"]``), reject reasons."""
+    n = len(rows)
+    keys = ("produced", "contains_answer", "declarative", "finite_verb", "ok")
+    s: dict[str, Any] = {k: round(100 * sum(r["checks"][k] for r in rows) / n, 1) for k in keys}
+    s["n"] = n
+    s["inverted_stems"] = sum(r["polarity"] == "inverted" for r in rows)
+    reasons: dict[str, int] = {}
+    for r in rows:
+        if r["reason"]:
+            reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
+    s["reject_reasons"] = reasons
+    return s
