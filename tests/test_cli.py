@@ -41,7 +41,9 @@ def test_demo_builds_a_balanced_dataset_offline(tmp_path: Path) -> None:
         "examples.parquet",
         "scifact/claims.jsonl",
         "scifact/corpus.jsonl",
-        "fever/examples.jsonl",
+        "fever/claims.jsonl",
+        "fever/wiki-pages/wiki-001.jsonl",
+        "multivers/claims_train.jsonl",
         "nli/pairs.jsonl",
     ):
         assert (out / f).exists(), f

@@ -230,8 +230,20 @@ def test_experiment_config_file_is_used(
 def test_evaluate_the_judge_on_every_benchmark_in_one_run(fixture_data: Path, tmp_path: Path) -> None:
     out = tmp_path / "judge"
     res = runner.invoke(
-        app, ["evaluate", "--model", "zero-shot-nli", "--data", "benchmarks", "--split", "dev", "--out", str(out),
-              "--bootstrap", "0"]
+        app,
+        [
+            "evaluate",
+            "--model",
+            "zero-shot-nli",
+            "--data",
+            "benchmarks",
+            "--split",
+            "dev",
+            "--out",
+            str(out),
+            "--bootstrap",
+            "0",
+        ],
     )
     assert res.exit_code == 0, res.output
     rows = json.loads((out / "summary.json").read_text())

@@ -19,7 +19,8 @@ from typing import Any
 from claimforge import __version__
 from claimforge.config import pipeline_spec
 from claimforge.evaluate.report import write_report
-from claimforge.io.dataset import write_examples, write_fever, write_json, write_rejects, write_scifact
+from claimforge.io.dataset import write_examples, write_json, write_rejects
+from claimforge.io.exports import write_exports
 from claimforge.io.outdir import check_output_dir
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import MCQItem, Reject
@@ -100,8 +101,7 @@ def run_build(
     with progress.stage("write") as tick:
         write_examples(out, result.examples)
         write_rejects(out, result.rejects)
-        write_fever(out, result.examples)
-        write_scifact(out, result.examples)
+        exports = write_exports(out, result.examples)
         tick(1, 1)
     manifest: dict[str, Any] = {
         "command": redact(command),
@@ -114,6 +114,7 @@ def run_build(
             "skip_bad": skip_bad,
         },
         "components": result.components,
+        "exports": exports,
         "versions": _versions(),
         "started": datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
     }

@@ -90,7 +90,9 @@ def _build(
         f"[green]done[/green] in {manifest['timings_s']['total']} s: {c['examples']} examples "
         f"{c['labels']} from {c['items_in']} items ({c['items_used']} used, {c['items_rejected']} rejected)"
     )
-    console.print(f"wrote {out}/examples.jsonl, rejects.jsonl, report.md, scifact/, fever/, nli/, manifest.json")
+    console.print(
+        f"wrote {out}/examples.jsonl, rejects.jsonl, report.md, scifact/, multivers/, fever/, nli/, manifest.json"
+    )
 
 
 @app.command()
@@ -448,6 +450,64 @@ def train_claimgen(
 
 
 audit_app = typer.Typer(no_args_is_help=True, help="Dataset audits.")
+
+
+class ExportFormat(str, Enum):
+    scifact = "scifact"
+    multivers = "multivers"
+    fever = "fever"
+    nli = "nli"
+    hf = "hf"
+
+
+@app.command()
+def export(
+    fmt: Annotated[ExportFormat, typer.Argument(help="scifact | multivers | fever | nli | hf (Hugging Face datasets)")],
+    build_dir: Annotated[Path, typer.Argument(help="a claimforge build folder")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="output folder")],
+    rationale: Annotated[str, typer.Option(help="lexical (at most 3 sentences) or passage (all)")] = "lexical",
+    nei_duplicates: Annotated[
+        str, typer.Option(help="scifact: drop or keep NEI claims whose text is also a labelled claim")
+    ] = "drop",
+) -> None:
+    """Write a built dataset in a format other tools read unchanged (docs/formats.md).
+
+    Example: claimforge export hf out/gsci --out out/gsci_hf
+    """
+    import json
+
+    from claimforge.io import exports
+    from claimforge.io.dataset import read_examples
+    from claimforge.io.outdir import check_output_dir
+
+    try:
+        if rationale not in ("lexical", "passage"):
+            raise RecipeError(f"--rationale must be lexical or passage, not {rationale!r}")
+        if nei_duplicates not in ("drop", "keep"):
+            raise RecipeError(f"--nei-duplicates must be drop or keep, not {nei_duplicates!r}")
+        if not (build_dir / "examples.jsonl").is_file():
+            raise RecipeError(f"{build_dir}: not a claimforge build (no examples.jsonl)")
+        check_output_dir(out)
+        examples = read_examples(build_dir / "examples.jsonl")
+        manifest_path = build_dir / "manifest.json"
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else {}
+        mode = rationale  # validated above
+        if fmt == ExportFormat.scifact:
+            counts = exports.write_scifact(out, examples, mode, nei_duplicates)  # type: ignore[arg-type]
+        elif fmt == ExportFormat.multivers:
+            counts = exports.write_multivers(out, examples, mode)  # type: ignore[arg-type]
+        elif fmt == ExportFormat.fever:
+            counts = exports.write_fever(out, examples, mode)  # type: ignore[arg-type]
+        elif fmt == ExportFormat.nli:
+            counts = exports.write_nli(out, examples)
+        else:
+            counts = exports.export_hf(out, examples, manifest)
+    except (ValueError, OSError, ImportError) as e:
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
+        return
+    console.print(f"wrote {out} ({fmt.value}): {counts}")
+
+
 cache_app = typer.Typer(no_args_is_help=True, help="Inspect and clean the on-disk cache.")
 app.add_typer(cache_app, name="cache")
 

@@ -62,8 +62,11 @@ def main() -> None:
     dev3 = three_way(dev)
     held3 = three_way([p for ps in held.values() for p in ps])
     probs = {"dev": verifier.predict_proba(dev3), "held_out": verifier.predict_proba(held3)}
-    report: dict = {"model": str(args.model), "precision_target": args.precision, "pairs": {"dev": len(dev3),
-                                                                                            "held_out": len(held3)}}
+    report: dict = {
+        "model": str(args.model),
+        "precision_target": args.precision,
+        "pairs": {"dev": len(dev3), "held_out": len(held3)},
+    }
     for gate, (column, label) in GATES.items():
         gold = {name: np.array([p.labels[0] == label for p in ps]) for name, ps in (("dev", dev3), ("held_out", held3))}
         t = choose(probs["dev"][:, column], gold["dev"], args.precision)

@@ -333,7 +333,7 @@ class OpenAIChatLLM:
                 keep(k, ask(k))
         else:
             self._run_pool(todo, ask, keep, texts)
-        failed = [texts[k] for k in todo if isinstance(texts[k], FailedReply)]
+        failed = [t for k in todo if isinstance(t := texts[k], FailedReply)]
         if failed and len(failed) == len(conv_of):  # nothing in the whole call was answered
             first, n = failed[0], len(failed)
             what = first.error if n == 1 else f"all {n} requests were refused; the first: {first.error}"

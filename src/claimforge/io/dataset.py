@@ -1,4 +1,4 @@
-"""Writing a built dataset: examples (JSONL + Parquet), rejects, SciFact and FEVER/NLI exports, manifest.
+"""Writing a built dataset: examples (JSONL + Parquet), rejects, JSON files (exports: ``io/exports.py``).
 
 Every file is written to a temporary name and renamed into place, so an interrupted run never leaves a
 half-written output that looks complete.
@@ -14,11 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from claimforge.records import Example, Label, Reject
-
-FEVER_LABELS = {Label.SUPPORTED: "SUPPORTS", Label.REFUTED: "REFUTES", Label.NOT_ENOUGH_INFO: "NOT ENOUGH INFO"}
-NLI_LABELS = {Label.SUPPORTED: "entailment", Label.REFUTED: "contradiction", Label.NOT_ENOUGH_INFO: "neutral"}
-SCIFACT_LABELS = {Label.SUPPORTED: "SUPPORT", Label.REFUTED: "CONTRADICT"}
+from claimforge.records import Example, Reject
 
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 
@@ -47,7 +43,8 @@ def atomic_open(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
             tmp.unlink()
 
 
-def _jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> int:
+def jsonl_file(path: Path, rows: Iterable[dict[str, Any]]) -> int:
+    """Write ``rows`` as JSON lines, atomically; returns how many."""
     n = 0
     with atomic_open(path) as f:
         for row in rows:
@@ -61,7 +58,7 @@ def example_row(e: Example) -> dict[str, Any]:
 
 
 def write_examples(out: Path, examples: list[Example]) -> None:
-    _jsonl(out / "examples.jsonl", (example_row(e) for e in examples))
+    jsonl_file(out / "examples.jsonl", (example_row(e) for e in examples))
     write_parquet(out / "examples.parquet", examples)
 
 
@@ -86,49 +83,7 @@ def write_parquet(path: Path, examples: list[Example]) -> None:
 
 
 def write_rejects(out: Path, rejects: list[Reject]) -> None:
-    _jsonl(out / "rejects.jsonl", (r.model_dump(mode="json") for r in rejects))
-
-
-def write_fever(out: Path, examples: list[Example]) -> None:
-    """FEVER-style claim/evidence/label rows and NLI premise/hypothesis pairs."""
-    _jsonl(
-        out / "fever" / "examples.jsonl",
-        ({"id": e.id, "claim": e.claim, "evidence": e.evidence, "label": FEVER_LABELS[e.label]} for e in examples),
-    )
-    _jsonl(
-        out / "nli" / "pairs.jsonl",
-        ({"id": e.id, "premise": e.evidence, "hypothesis": e.claim, "label": NLI_LABELS[e.label]} for e in examples),
-    )
-
-
-def write_scifact(out: Path, examples: list[Example]) -> None:
-    """SciFact format: corpus.jsonl (doc_id, title, abstract sentences) and claims.jsonl.
-
-    Generated evidence has no sentence-level rationale, so every sentence of the document is listed
-    as the rationale of SUPPORTED/REFUTED claims; NEI claims cite the document with no evidence.
-    """
-    doc_ids: dict[str, int] = {}
-    docs: list[dict[str, Any]] = []
-    claims: list[dict[str, Any]] = []
-    for n, e in enumerate(examples):
-        if e.evidence_id not in doc_ids:
-            doc_ids[e.evidence_id] = len(doc_ids)
-            docs.append(
-                {
-                    "doc_id": doc_ids[e.evidence_id],
-                    "title": e.evidence_id,
-                    "abstract": split_sentences(e.evidence),
-                    "structured": False,
-                }
-            )
-        d = doc_ids[e.evidence_id]
-        row: dict[str, Any] = {"id": n, "claim": e.claim, "evidence": {}, "cited_doc_ids": [d], "claimforge_id": e.id}
-        if e.label in SCIFACT_LABELS:
-            n_sents = len(docs[d]["abstract"])
-            row["evidence"] = {str(d): [{"sentences": list(range(n_sents)), "label": SCIFACT_LABELS[e.label]}]}
-        claims.append(row)
-    _jsonl(out / "scifact" / "corpus.jsonl", docs)
-    _jsonl(out / "scifact" / "claims.jsonl", claims)
+    jsonl_file(out / "rejects.jsonl", (r.model_dump(mode="json") for r in rejects))
 
 
 def write_json(path: Path, data: Any) -> None:
