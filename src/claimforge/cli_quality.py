@@ -182,7 +182,7 @@ def score(
     """
     from claimforge.config import apply_overrides
     from claimforge.evaluate.claim_quality import ClaimScorer, ClaimScorerConfig, summarise, table3_markdown
-    from claimforge.io.dataset import _jsonl, atomic_open, write_json
+    from claimforge.io.dataset import atomic_open, jsonl_file, write_json
 
     _setup_env()
     try:
@@ -198,7 +198,7 @@ def score(
         scorer = ClaimScorer(config)
         console.print(f"scoring {len(rows)} distinct claims ({n_supported} SUPPORTED examples)")
         scores = scorer.score([(r["claim"], r["source_sentence"], r["context"]) for r in rows])
-        _jsonl(out, ({**r, **s.model_dump(exclude={"claim"})} for r, s in zip(rows, scores, strict=True)))
+        jsonl_file(out, ({**r, **s.model_dump(exclude={"claim"})} for r, s in zip(rows, scores, strict=True)))
         by_method: dict[str, list[Any]] = defaultdict(list)
         for r, s in zip(rows, scores, strict=True):
             by_method[r["method"]].append(s)

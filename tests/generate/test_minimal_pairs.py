@@ -175,8 +175,11 @@ def test_make_pairs_labels_and_hard_negatives(parse) -> None:  # type: ignore[no
 def test_benchmark_text_is_never_used_and_labels_are_balanced(parse) -> None:  # type: ignore[no-untyped-def]
     docs = _docs()
     banned = {text_key(docs[0].sentences[1])}
-    pairs, report = make_pairs(docs, MinimalPairsConfig(min_related_similarity=0.05), parse=parse, exclude=banned)
+    pairs, report = make_pairs(docs, MinimalPairsConfig(balance=False), parse=parse, exclude=banned)
     assert report["sentences_not_used"]["benchmark_text"] == 1
-    assert all("metformin" not in p.claim.lower() for p in pairs)
-    counts = Counter(p.labels[0] for p in pairs)
-    assert len(set(counts.values())) == 1 and len(counts) == 3
+    # neither as a claim nor inside another claim's evidence window
+    assert pairs and all("metformin" not in (p.claim + " ".join(p.evidence)).lower() for p in pairs)
+    balanced, report = make_pairs(docs, MinimalPairsConfig(min_related_similarity=0.05), parse=parse)
+    counts = Counter(p.labels[0] for p in balanced)
+    assert len(counts) == 3 and len(set(counts.values())) == 1
+    assert report["kept"] == {lab: counts[Label(lab)] for lab in report["kept"]}

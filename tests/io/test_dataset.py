@@ -1,7 +1,10 @@
 import json
 from pathlib import Path
 
-from claimforge.io.dataset import read_examples, split_sentences, write_examples, write_fever, write_scifact
+import pytest
+
+from claimforge.io.dataset import read_examples, split_sentences, write_examples
+from claimforge.io.exports import write_fever, write_nli, write_scifact
 from claimforge.records import Example, Label, Provenance, SourceRef
 
 
@@ -27,14 +30,16 @@ def test_roundtrip_and_exports(tmp_path: Path) -> None:
     corpus = [json.loads(x) for x in (tmp_path / "scifact/corpus.jsonl").read_text().splitlines()]
     claims = [json.loads(x) for x in (tmp_path / "scifact/claims.jsonl").read_text().splitlines()]
     assert [d["doc_id"] for d in corpus] == [0, 1] and corpus[0]["abstract"] == ["First one.", "Second two."]
-    assert claims[0]["evidence"] == {"0": [{"sentences": [0, 1], "label": "SUPPORT"}]}
+    # "Claim 1." shares no word with the evidence: the rationale falls back to the first sentence
+    assert claims[0]["evidence"] == {"0": [{"sentences": [0], "label": "SUPPORT"}]}
     assert claims[1]["evidence"]["0"][0]["label"] == "CONTRADICT"
     assert claims[2]["evidence"] == {} and claims[2]["cited_doc_ids"] == [1]
     write_fever(tmp_path, exs)
-    fever = [json.loads(x)["label"] for x in (tmp_path / "fever/examples.jsonl").read_text().splitlines()]
+    fever = [json.loads(x)["label"] for x in (tmp_path / "fever/claims.jsonl").read_text().splitlines()]
     assert fever == ["SUPPORTS", "REFUTES", "NOT ENOUGH INFO"]
+    write_nli(tmp_path, exs)
     nli = [json.loads(x)["label"] for x in (tmp_path / "nli/pairs.jsonl").read_text().splitlines()]
-    assert nli == ["entailment", "contradiction", "neutral"]
+    assert nli == [0, 2, 1]  # entailment, contradiction, neutral (labels.json)
     import pyarrow.parquet as pq
 
     assert pq.read_table(tmp_path / "examples.parquet").num_rows == 3
@@ -43,12 +48,8 @@ def test_roundtrip_and_exports(tmp_path: Path) -> None:
 def test_bad_example_line_names_file_and_line(tmp_path: Path) -> None:
     p = tmp_path / "examples.jsonl"
     p.write_text('{"id": 1}\n')
-    try:
+    with pytest.raises(ValueError, match="examples.jsonl:1: not a claimforge example"):
         read_examples(p)
-    except ValueError as e:
-        assert "examples.jsonl:1" in str(e)
-    else:
-        raise AssertionError("expected an error")
 
 
 def test_split_sentences() -> None:

@@ -363,10 +363,13 @@ class Candidate:
         return f"{self.doc.id}:{self.index}"
 
 
-def _window(doc: Document, i: int, rng: random.Random, before: int, after: int) -> tuple[str, ...]:
+def _window(
+    doc: Document, i: int, rng: random.Random, before: int, after: int, exclude: set[str] | None = None
+) -> tuple[str, ...]:
+    """Sentence ``i`` with up to ``before`` / ``after`` neighbours (seeded); excluded (benchmark) texts left out."""
     lo = max(0, i - rng.randint(0, before))
     hi = min(len(doc.sentences), i + 1 + rng.randint(0, after))
-    return tuple(clean_sentence(s) for s in doc.sentences[lo:hi])
+    return tuple(clean_sentence(s) for s in doc.sentences[lo:hi] if not (exclude and text_key(s) in exclude))
 
 
 def candidates(
@@ -454,7 +457,7 @@ def make_pairs(
     by_label: dict[Label, list[Pair]] = {lab: [] for lab in Label}
     kinds: Counter[str] = Counter()
     for i, c in enumerate(cands):
-        evidence = _window(c.doc, c.index, rng, config.window_before, config.window_after)
+        evidence = _window(c.doc, c.index, rng, config.window_before, config.window_after, exclude)
         ev_text = " ".join(evidence)
         base = f"sci:{c.doc.id}"
 
@@ -494,7 +497,7 @@ def make_pairs(
         elif i in related:
             j, missing = related[i]
             other = cands[j]
-            ev = _window(other.doc, other.index, rng, config.window_before, config.window_after)
+            ev = _window(other.doc, other.index, rng, config.window_before, config.window_after, exclude)
             if missing not in " ".join(ev).lower():
                 add(Label.NOT_ENOUGH_INFO, c.claim, ev, "related_passage", f"{other.key} lacks {missing!r}")
     counts = {lab.value: len(v) for lab, v in by_label.items()}
