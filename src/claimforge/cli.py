@@ -175,13 +175,20 @@ def _dump(doc: object) -> str:
     return json.dumps(doc, indent=2, default=str)
 
 
+class SplitMode(str, Enum):
+    paper = "paper"
+    official = "official"
+
+
 @app.command()
 def train(
     data: Annotated[str, typer.Option("--data", "-d", help="a claimforge dataset folder or a task name")],
     out: Annotated[Path, typer.Option("--out", "-o", help="run directory")],
     model: Annotated[str, typer.Option("--model", "-m", help="verifier kind: cem, gcem, cross-encoder")] = "cem",
     init: Annotated[Path | None, typer.Option(help="start from an earlier run's weights")] = None,
-    split: Annotated[str, typer.Option(help="benchmarks: paper (merged, 10%% test) or official")] = "paper",
+    split: Annotated[
+        SplitMode, typer.Option(help="benchmarks: paper (merged, 10% test) or official")
+    ] = SplitMode.paper,
     set_: Annotated[list[str], typer.Option("--set", help="model.KEY=V, train.KEY=V or data.KEY=V")] = [],  # noqa: B006
 ) -> None:
     """Train a verifier; early stopping on dev, safetensors checkpoints, run card in OUT/run.json.
@@ -198,7 +205,7 @@ def train(
             raise RecipeError(f"--set keys must start with model., train. or data.: {rest}")
         task_spec = {**data_spec(data), **data_over}
         task = load_task(task_spec)
-        splits = generated_splits(task) if task.name == "claimforge" else task_splits(task, Splits(mode=split))
+        splits = generated_splits(task) if task.name == "claimforge" else task_splits(task, Splits(mode=split.value))
         _, card = train_run(
             model_spec,
             splits["train"],
@@ -245,7 +252,7 @@ def evaluate(
 
     from claimforge.evaluate.experiments import data_list, data_spec, evaluate_many, evaluate_verifier, evaluation_pairs
     from claimforge.io.benchmarks import load_task
-    from claimforge.verify.base import load_verifier
+    from claimforge.verify.base import Verifier, load_verifier
 
     _setup_env(None, False)
     try:
@@ -269,6 +276,7 @@ def evaluate(
             return
         task = load_task({**data_spec(data), **data_over})
         pairs = evaluation_pairs(task, split)
+        verifier: Verifier
         if run is not None:
             verifier = load_verifier(run / "best" if (run / "best").is_dir() else run)
         else:

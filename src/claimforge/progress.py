@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Protocol
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Protocol
 
 Tick = Callable[[int, int], None]
 
 
 class Progress(Protocol):
-    def stage(self, name: str) -> Iterator[Tick]:
+    def stage(self, name: str) -> AbstractContextManager[Tick]:
         """A context manager for one named step; the tick reports (done, total)."""
         ...
 
@@ -43,7 +43,7 @@ class RichProgress:
         self._progress.__enter__()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self._progress.__exit__(*exc)
 
     @contextmanager

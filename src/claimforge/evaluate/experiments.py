@@ -355,9 +355,8 @@ class Experiment:
         if condition == "generated":  # zero-shot transfer: the generated-data model as it is
             from claimforge.verify.base import load_verifier
 
-            verifier = load_verifier(self.pretrained(seed) / BEST_DIR)
-            if num_labels == 2 and len(verifier.labels) == 3:
-                verifier = TwoWay(verifier)
+            trained = load_verifier(self.pretrained(seed) / BEST_DIR)
+            verifier: Verifier = TwoWay(trained) if num_labels == 2 and len(trained.labels) == 3 else trained
         else:
             init = self.pretrained(seed) if condition == "generated+target" else None
             self.log(f"[{name} {condition} seed {seed}] {len(splits['train'])} train / {len(splits['dev'])} dev")

@@ -397,11 +397,11 @@ class KBIN:
                 )
                 out.append(Negation(None, why, {"stats": st}))
                 continue
-            p = probs[i : i + len(bs)]
+            scores = probs[i : i + len(bs)]
             i += len(bs)
-            k = int(np.argmax(p[:, 1]))
+            k = int(np.argmax(scores[:, 1]))
             c, perplexity = bs[k]
-            contradiction = float(p[k, 1])
+            contradiction = float(scores[k, 1])
             details = {
                 "method": "kbin",
                 "original_claim": claims[n],
@@ -414,7 +414,7 @@ class KBIN:
                 "replacement_concept": {"id": c.concept.id, "name": c.concept.name, "types": list(c.concept.types)},
                 "perplexity": round(perplexity, 3),
                 "contradiction": round(contradiction, 4),
-                "entailment": round(float(p[k, 0]), 4),
+                "entailment": round(float(scores[k, 0]), 4),
                 "candidates": len(bs),
                 "stats": stats[n],
             }

@@ -59,8 +59,15 @@ def target_mask(pairs: Sequence[Pair], space: Sequence[Label]) -> np.ndarray:
 class Verifier(Protocol):
     """Predicts label probabilities for claim–evidence pairs."""
 
-    labels: tuple[Label, ...]
-    model_id: str
+    @property
+    def labels(self) -> tuple[Label, ...]:
+        """The label space, in the column order of ``predict_proba``."""
+        ...
+
+    @property
+    def model_id(self) -> str:
+        """Identifies the model (and its weights) in caches and run cards."""
+        ...
 
     def predict_proba(self, pairs: Sequence[Pair], progress: Any = None) -> np.ndarray:
         """An (n, len(labels)) array of probabilities, rows in the order of ``pairs``."""

@@ -196,13 +196,13 @@ def train(
     card_path = out / RUN_FILE
     if card_path.is_file():
         try:
-            card = json.loads(card_path.read_text(encoding="utf-8"))
+            previous = json.loads(card_path.read_text(encoding="utf-8"))
         except ValueError as e:
             raise ValueError(f"{card_path}: not a readable run card ({e})") from None
-        if card.get("run_id") == run_id and card.get("status") == "finished":
+        if previous.get("run_id") == run_id and previous.get("status") == "finished":
             say(f"{out}: finished run with the same data and parameters; loading it")
             verifier.load_weights(out / BEST_DIR)
-            return card
+            return dict(previous)
     # Another run's card or best model must not outlive this run's first checkpoint: an interrupted
     # run would otherwise leave the old card describing new weights.
     card_path.unlink(missing_ok=True)
