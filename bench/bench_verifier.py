@@ -89,7 +89,7 @@ def _splits(data: Path) -> tuple[list[Any], dict[str, list[Any]]]:
     sys.path.insert(0, str(NLI_DIR))
     from nli_data import splits
 
-    train, _, held = splits(data)
+    train, _, held, _ = splits(data)
     return train, held
 
 

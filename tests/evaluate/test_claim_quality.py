@@ -654,7 +654,9 @@ def test_cli_score(dataset: Path, tmp_path: Path, nlp, monkeypatch: pytest.Monke
     fakes = {"lm": FakeLM(claims), "nli": FakeNLI({"Drug 3 lowers blood pressure in adults.": (0.1, 0.8, 0.1)})}
     monkeypatch.setattr(cq.registry, "build", lambda kind, spec: fakes.get(kind) or real_build(kind, spec))
     out = tmp_path / "q" / "scores.jsonl"
-    res = CliRunner().invoke(quality_app, ["score", str(dataset), "--out", str(out), "--set", "ppl_good=500"])
+    # thresholds given explicitly: the fake NLI's probabilities are fixed, the calibrated defaults follow the judge
+    sets = ["--set", "ppl_good=500", "--set", "entail_high=0.68", "--set", "contradiction=0.46"]
+    res = CliRunner().invoke(quality_app, ["score", str(dataset), "--out", str(out), *sets])
     assert res.exit_code == 0, res.output
     rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == 4  # distinct SUPPORTED claims with a source sentence (duplicates merged, one has none)

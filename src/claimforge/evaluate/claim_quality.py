@@ -1095,9 +1095,10 @@ class ClaimScorerConfig(ComponentConfig):
     # Faithfulness from NLI (premise = source sentence + context, hypothesis = claim).
     # Defaults calibrated for the embedded NLI model on SciFact citances and their expert rewrites (see
     # faithfulness_score for the order in which they apply; another NLI model needs its own calibration).
-    entail_high: float = 0.68  # P(entailment) ≥ → 5
-    entail_low: float = 0.53  # P(entailment) ≥ → 4
-    contradiction: float = 0.46  # P(contradiction) ≥ → 2
+    # Calibrated for the embedded judge of 2026-11-24 (bench/claim_quality_calibration.py; docs/claim_quality.md)
+    entail_high: float = 0.92  # P(entailment) ≥ → 5
+    entail_low: float = 0.0  # P(entailment) ≥ → 4 (this judge is bimodal: its 10th percentile of faithful is 0.002)
+    contradiction: float = 0.76  # P(contradiction) ≥ → 2
     unrelated_overlap: float = 0.4  # content-word overlap with the premise < (and not entailed ≥ entail_high) → 1
     use_context: bool = True  # put the context into the NLI premise after the source sentence
     check_abbreviations: bool = True  # false: undefined abbreviations do not make a claim context-dependent

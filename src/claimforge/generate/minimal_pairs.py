@@ -23,6 +23,9 @@ from claimforge.registry import ComponentConfig
 
 # -- claims from sentences -------------------------------------------------------------------------------------
 
+# Report frames whose verb vouches for what follows ("We found that X" entails X). Narrower on purpose than
+# generate.simplify's frames, which also strip "hypothesized / proposed / believed that" for ClaimGen: for the
+# judge's SUPPORTED pairs the claim must follow from the sentence it came from.
 _FRAME = re.compile(
     r"^(?:(?:here|in this study|in conclusion|in summary|overall|taken together|together|collectively|thus|"
     r"therefore|however|moreover|furthermore|in addition|additionally|finally|importantly|notably|interestingly)"
