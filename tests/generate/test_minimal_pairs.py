@@ -183,3 +183,12 @@ def test_benchmark_text_is_never_used_and_labels_are_balanced(parse) -> None:  #
     counts = Counter(p.labels[0] for p in balanced)
     assert len(counts) == 3 and len(set(counts.values())) == 1
     assert report["kept"] == {lab: counts[Label(lab)] for lab in report["kept"]}
+
+
+def test_related_passages_on_few_or_unrelated_claims() -> None:
+    from claimforge.generate.minimal_pairs import candidates, related_passages
+
+    cands, _ = candidates(_docs(), MinimalPairsConfig())
+    assert related_passages(cands[:1], 0.05) == {}
+    assert related_passages(cands[:3], 0.05) == {}  # three claims share no word across documents
+    assert related_passages(cands, 0.05) == {1: (6, "levels"), 3: (6, "older"), 5: (3, "levels"), 6: (1, "risk")}

@@ -66,6 +66,11 @@ def read_pairs(path: Path) -> list[Pair]:
     return out
 
 
+def _edit_kind(pair: Pair) -> str:
+    """The edit a scientific pair was made with: its source reads "sci:<doc>#<i> <kind> <detail>"."""
+    return pair.source.split()[1]
+
+
 def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
     """A seeded sample of ``n`` scientific pairs, equal per label, with main-verb negations capped among the
     REFUTED ones (``SCI_NEGATION_SHARE``)."""
@@ -76,8 +81,8 @@ def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
         pool = [p for p in pairs if p.labels[0].value == label]
         rng.shuffle(pool)
         if label == "REFUTED":
-            negated = [p for p in pool if " negation_added " in f" {p.source} "]
-            other = [p for p in pool if " negation_added " not in f" {p.source} "]
+            negated = [p for p in pool if _edit_kind(p) == "negation_added"]
+            other = [p for p in pool if _edit_kind(p) != "negation_added"]
             k = min(len(negated), max(int(per_label * SCI_NEGATION_SHARE), per_label - len(other)))
             pool = other[: per_label - k] + negated[:k]
         out.extend(pool[:per_label])

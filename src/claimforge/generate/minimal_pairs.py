@@ -403,11 +403,18 @@ def related_passages(cands: Sequence[Candidate], min_similarity: float) -> dict[
     if len(cands) < 2:
         return {}
     vec = TfidfVectorizer(stop_words="english", sublinear_tf=True, min_df=2, token_pattern=r"(?u)\b[a-zA-Z]\w+\b")
-    x = vec.fit_transform([c.claim for c in cands])
+    try:
+        x = vec.fit_transform([c.claim for c in cands])
+    except ValueError:  # no word occurs in two claims: nothing is related
+        return {}
     idf = vec.idf_
     vocab = vec.vocabulary_
     analyzer = vec.build_analyzer()
-    docs = np.array([c.doc.id for c in cands])
+    _, docs = np.unique([c.doc.id for c in cands], return_inverse=True)  # document numbers: cheap to compare
+    # per claim, its two rarest content words (the ones a related passage must lack one of); ties by the word,
+    # so the choice never depends on set order (string hashing differs between processes)
+    rare = [sorted({w for w in analyzer(c.claim) if w in vocab}, key=lambda w: (-idf[vocab[w]], w))[:2] for c in cands]
+    k = min(5, len(cands) - 1)
     out: dict[int, tuple[int, str]] = {}
     for start in range(0, len(cands), 2048):
         sims = (x[start : start + 2048] @ x.T).toarray().astype(np.float32)
@@ -415,13 +422,12 @@ def related_passages(cands: Sequence[Candidate], min_similarity: float) -> dict[
             s = sims[row]
             s[docs == docs[i]] = -1.0
             s[s >= 0.8] = -1.0  # near-duplicates may say the same thing
-            top = np.argpartition(-s, 5)[:5]
+            top = np.argpartition(-s, k - 1)[:k]
             for j in top[np.argsort(-s[top])]:
                 if s[j] < min_similarity:
                     break
-                words = sorted({w for w in analyzer(cands[i].claim) if w in vocab}, key=lambda w: -idf[vocab[w]])
                 target = set(analyzer(cands[j].claim))
-                missing = next((w for w in words[:2] if w not in target), None)
+                missing = next((w for w in rare[i] if w not in target), None)
                 if missing:
                     out[i] = (int(j), missing)
                     break

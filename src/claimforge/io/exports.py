@@ -163,9 +163,10 @@ def write_multivers(
         if n in skip:
             continue
         row = _scifact_claim(n, e, corpus, rationale_mode)
-        splits[split_of(e)].append(row)
+        split = split_of(e)
+        splits[split].append(row)
         predict.append({"id": n, "claim": e.claim, "doc_ids": row["cited_doc_ids"]})
-        meta.append({**_meta(n, e, corpus, rationale_mode), "split": split_of(e)})
+        meta.append({**_meta(n, e, corpus, rationale_mode), "split": split})
     jsonl_file(
         out / "multivers" / "corpus.jsonl", [{k: d[k] for k in ("doc_id", "title", "abstract")} for d in corpus.rows()]
     )
