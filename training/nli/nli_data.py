@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
+from claimforge.generate.minimal_pairs import edit_kind
 from claimforge.io.nli_sources import nli4ct, nli_sources
 from claimforge.io.splits import drop_shared, pair_texts, text_key, texts_of
 from claimforge.records import Pair
@@ -66,11 +67,6 @@ def read_pairs(path: Path) -> list[Pair]:
     return out
 
 
-def _edit_kind(pair: Pair) -> str:
-    """The edit a scientific pair was made with: its source reads "sci:<doc>#<i> <kind> <detail>"."""
-    return pair.source.split()[1]
-
-
 def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
     """A seeded sample of ``n`` scientific pairs, equal per label, with main-verb negations capped among the
     REFUTED ones (``SCI_NEGATION_SHARE``)."""
@@ -81,8 +77,8 @@ def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
         pool = [p for p in pairs if p.labels[0].value == label]
         rng.shuffle(pool)
         if label == "REFUTED":
-            negated = [p for p in pool if _edit_kind(p) == "negation_added"]
-            other = [p for p in pool if _edit_kind(p) != "negation_added"]
+            negated = [p for p in pool if edit_kind(p) == "negation_added"]
+            other = [p for p in pool if edit_kind(p) != "negation_added"]
             k = min(len(negated), max(int(per_label * SCI_NEGATION_SHARE), per_label - len(other)))
             pool = other[: per_label - k] + negated[:k]
         out.extend(pool[:per_label])

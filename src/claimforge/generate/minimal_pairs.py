@@ -434,6 +434,29 @@ def related_passages(cands: Sequence[Candidate], min_similarity: float) -> dict[
     return out
 
 
+def _pair(c: Candidate, label: Label, claim: str, evidence: tuple[str, ...], kind: str, detail: str) -> Pair:
+    """A pair of candidate ``c``: id ``sci:<doc>:<sentence><S|R|N>``, source ``sci:<doc>#<sentence> <kind> <detail>``
+    (the document is the group the judge's splits keep together)."""
+    base = f"sci:{c.doc.id}"
+    return Pair(
+        id=f"{base}:{c.index}{label.value[0]}",
+        claim=claim,
+        evidence=evidence,
+        labels=(label,),
+        source=f"{base}#{c.index} {kind} {detail}".strip(),
+    )
+
+
+def edit_kind(pair: Pair) -> str:
+    """How a pair was made: source, direction, number, negation_added, negation_removed, entity_swap,
+    related_passage."""
+    return pair.source.split()[1]
+
+
+def _kinds(pairs: Sequence[Pair]) -> dict[str, int]:
+    return dict(sorted(Counter(f"{p.labels[0].value}:{edit_kind(p)}" for p in pairs).items()))
+
+
 Parse = Callable[[Sequence[str]], list[Any]]
 Mentions = Callable[[Sequence[str]], list[list[Any]]]
 
@@ -464,27 +487,11 @@ def make_pairs(
     related = related_passages(cands, config.min_related_similarity)
     say(f"{len(related)} related passages")
     by_label: dict[Label, list[Pair]] = {lab: [] for lab in Label}
-    kinds: Counter[str] = Counter()
     for i, c in enumerate(cands):
         evidence = _window(c.doc, c.index, rng, config.window_before, config.window_after, exclude)
         ev_text = " ".join(evidence)
-        base = f"sci:{c.doc.id}"
 
-        def add(
-            label: Label, claim: str, ev: tuple[str, ...], kind: str, detail: str, _base: str = base, _i: int = c.index
-        ) -> None:
-            kinds[f"{label.value}:{kind}"] += 1
-            by_label[label].append(
-                Pair(
-                    id=f"{_base}:{_i}{label.value[0]}",
-                    claim=claim,
-                    evidence=ev,
-                    labels=(label,),
-                    source=f"{_base}#{_i} {kind} {detail}".strip(),
-                )
-            )
-
-        add(Label.SUPPORTED, c.claim, evidence, "source", "")
+        by_label[Label.SUPPORTED].append(_pair(c, Label.SUPPORTED, c.claim, evidence, "source", ""))
         edits = [
             e
             for e in (
@@ -499,17 +506,24 @@ def make_pairs(
             # does not come to mean REFUTED
             rarer = [e for e in edits if e.kind != "negation_added"]
             e = rng.choice(rarer if rarer and rng.random() < config.prefer_rare_edits else edits)
-            add(Label.REFUTED, e.claim, evidence, e.kind, f"{e.old!r}->{e.new!r}")
+            by_label[Label.REFUTED].append(_pair(c, Label.REFUTED, e.claim, evidence, e.kind, f"{e.old!r}->{e.new!r}"))
         swap = entity_swap(c.claim, found[i], pool, ev_text, rng)
         if swap is not None and (i not in related or rng.random() < 0.6):
-            add(Label.NOT_ENOUGH_INFO, swap.claim, evidence, swap.kind, f"{swap.old!r}->{swap.new!r}")
+            detail = f"{swap.old!r}->{swap.new!r}"
+            by_label[Label.NOT_ENOUGH_INFO].append(
+                _pair(c, Label.NOT_ENOUGH_INFO, swap.claim, evidence, swap.kind, detail)
+            )
         elif i in related:
             j, missing = related[i]
             other = cands[j]
             ev = _window(other.doc, other.index, rng, config.window_before, config.window_after, exclude)
             if missing not in " ".join(ev).lower():
-                add(Label.NOT_ENOUGH_INFO, c.claim, ev, "related_passage", f"{other.key} lacks {missing!r}")
+                detail = f"{other.key} lacks {missing!r}"
+                by_label[Label.NOT_ENOUGH_INFO].append(
+                    _pair(c, Label.NOT_ENOUGH_INFO, c.claim, ev, "related_passage", detail)
+                )
     counts = {lab.value: len(v) for lab, v in by_label.items()}
+    made = [p for v in by_label.values() for p in v]
     if config.balance:
         n = min(len(v) for v in by_label.values())
         by_label = {lab: sorted(rng.sample(v, n), key=lambda p: p.id) for lab, v in by_label.items()}
@@ -522,7 +536,7 @@ def make_pairs(
         "sentences_not_used": dict(skipped),
         "made": counts,
         "kept": {lab.value: len(v) for lab, v in by_label.items()},
-        "kinds_made": dict(sorted(kinds.items())),
-        "kinds_kept": dict(sorted(Counter(f"{p.labels[0].value}:{p.source.split()[1]}" for p in pairs).items())),
+        "kinds_made": _kinds(made),
+        "kinds_kept": _kinds(pairs),
     }
     return pairs, report
