@@ -1,0 +1,65 @@
+"""Fixed builds whose output files must not change when the pipeline machinery changes (issue 10: the move
+to stages had to give byte-identical files). ``expected.json`` holds the sha256 of every output file but
+the manifest and the report (they hold times); the hashes were recorded with the pre-stages code.
+
+When a change is meant to alter a pipeline's output, regenerate them and say so in the commit:
+
+    CLAIMFORGE_UPDATE_GOLDEN=1 .venv/bin/python -m pytest -q tests/test_golden_builds.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parents[1] / "io" / "fixtures"
+CITATION_FIXTURE = FIXTURES / "sentences" / "citation_integrity" / "claims_train.jsonl"
+EXPECTED = Path(__file__).with_name("expected.json")
+SKIP_FILES = {"manifest.json", "report.md", "lengths.png", "examples.parquet"}
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    recipe: str
+    sets: tuple[str, ...]
+    limit: int | None = None
+    shared: str | None = None  # a path under ../shared/data the case reads (skips without it)
+    after: str | None = None  # a case whose output folder is this case's input
+    skip_bad: bool = False
+
+
+CASES = (
+    Case("multi2claim-sciq", "multi2claim", ("reader.path={shared}",), 300, "sciq/valid.json"),
+    Case(
+        "multi2claim-sciq-hashing",
+        "multi2claim",
+        ("reader.path={shared}", "embedder.name=hashing", "unique_evidence=drop_all", "balance=false"),
+        500,
+        "sciq/train.json",
+    ),
+    Case(
+        "claimgen-citation-integrity",
+        "claimgen",
+        ("reader.path={shared}",),
+        80,
+        "citation_integrity/claims_train.jsonl",
+    ),
+    Case(
+        "claimgen-fixture",
+        "claimgen",
+        (f"reader.path={CITATION_FIXTURE}", "negator.name=not-insertion"),
+        skip_bad=True,
+    ),
+    Case("kbin-after-claimgen", "kbin", ("reader.path={after}",), None, None, "claimgen-citation-integrity"),
+)
+
+
+def digest(out: Path) -> dict[str, str]:
+    """sha256 of each output file (relative path -> hex), but the ones that hold times or are binary."""
+    return {
+        str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and p.name not in SKIP_FILES and not any(x.startswith(".") for x in p.relative_to(out).parts)
+    }
