@@ -10,13 +10,13 @@ import hashlib
 import itertools
 import platform
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from claimforge import __version__
+from claimforge import __version__, engine
 from claimforge.config import pipeline_spec
 from claimforge.evaluate.report import write_report
 from claimforge.io.dataset import write_examples, write_json, write_rejects
@@ -47,16 +47,6 @@ def _file_sha256(path: str) -> str | None:
     return h.hexdigest()
 
 
-def _counted(records: Iterable[MCQItem | Reject], tick: Any) -> Iterator[MCQItem | Reject]:
-    n = 0
-    for r in records:
-        n += 1
-        if n % 500 == 0:
-            tick(n, 0)
-        yield r
-    tick(n, n)
-
-
 def run_build(
     recipe: dict[str, Any],
     out: Path,
@@ -66,6 +56,7 @@ def run_build(
     progress: Progress | None = None,
     command: str = "",
     force: bool = False,
+    chunk_size: int = engine.CHUNK_SIZE,
 ) -> dict[str, Any]:
     """Build the dataset a recipe describes into ``out``; returns the manifest.
 
@@ -84,14 +75,19 @@ def run_build(
     reader = registry.build("reader", reader_spec)
     pipeline = registry.build("pipeline", spec)
     timings: dict[str, float] = {}
+    input_id = {
+        "reader": reader_spec,
+        "sha256": _file_sha256(str(reader_spec.get("path", ""))),
+        "limit": limit,
+        "skip_bad": skip_bad,
+    }
+    target.mark()  # the stored stage outputs live in the output folder, so it is claimed before they are written
+
+    def records() -> Iterable[MCQItem | Reject]:
+        return itertools.islice(reader.read(skip_bad=skip_bad), limit)
 
     t0 = time.time()
-    with progress.stage("read") as tick:
-        records = list(_counted(itertools.islice(reader.read(skip_bad=skip_bad), limit), tick))
-    timings["read"] = time.time() - t0
-
-    t0 = time.time()
-    result = pipeline.build(records, progress=progress)
+    result = engine.run(pipeline, records, input_id, engine.ChunkStore([out]), chunk_size=chunk_size, progress=progress)
     timings["generate"] = time.time() - t0
 
     t0 = time.time()
@@ -107,12 +103,8 @@ def run_build(
         "command": redact(command),
         "pipeline": spec["name"],
         "recipe": recipe,
-        "input": {
-            "reader": reader_spec,
-            "sha256": _file_sha256(str(reader_spec.get("path", ""))),
-            "limit": limit,
-            "skip_bad": skip_bad,
-        },
+        "input": input_id,
+        "chunk_size": chunk_size,
         "components": result.components,
         "exports": exports,
         "versions": _versions(),

@@ -29,12 +29,11 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from claimforge import __version__
-from claimforge.generate.base import BuildResult, QA2DRequest, account, finish_sentence, select_labels
+from claimforge.generate.base import QA2DRequest, finish_sentence
 from claimforge.generate.simplify import can_be_finite, claim_from_clause, clauses, clean_sentence, verb_like
 from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
-from claimforge.progress import Progress, SilentProgress
-from claimforge.records import Document, Example, Label, Provenance, Reject, SentenceItem
+from claimforge.pipeline import MAP_STEP, BuildState, Chunk, Pipeline, Stage
+from claimforge.records import Document, Example, Label, Reject, SentenceItem
 from claimforge.registry import ComponentConfig, registry
 
 METHOD = "claimgen"
@@ -494,149 +493,141 @@ class _Paired:
     negation: Any = None  # a Negation from the negator, or None
 
 
-class ClaimGen:
-    """Sentences (citances) -> SUPPORTED / REFUTED / NOT_ENOUGH_INFO examples (Wright et al. 2022)."""
+class ClaimGenPrefilter:
+    """Duplicate ids, empty sentences and sentences without an evidence document (in input order)."""
 
-    def __init__(self, config: ClaimGenConfig) -> None:
-        self.config = config
-        self._generator: Any = None
-        self._negator: Any = None
-        self._embedder: Any = None
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+
+    def check(self, item: SentenceItem) -> tuple[int, str, str] | None:
+        if item.id in self._seen:
+            return 0, "duplicate_item_id", ""
+        self._seen.add(item.id)
+        if not item.sentence.strip():
+            return 0, "empty_sentence", ""
+        if not (item.cited or item.citing):
+            return 0, "no_evidence_document", ""
+        return None
+
+
+class ClaimGen(Pipeline):
+    """Sentences (citances) -> SUPPORTED / REFUTED / NOT_ENOUGH_INFO examples (Wright et al. 2022): claims;
+    the evidence abstract of each; negations (REFUTED); NOT_ENOUGH_INFO pairing (global); label selection."""
+
+    method = METHOD
+    item_type = SentenceItem
+    component_kinds = {"generator": "generator", "embedder": "embedder", "negator": "negator"}
+    config: ClaimGenConfig
 
     @property
     def generator(self) -> Any:
-        if self._generator is None:
-            self._generator = registry.build("generator", self.config.generator)
-        return self._generator
+        return self.component("generator")
 
     @property
     def negator(self) -> Any:
-        if self._negator is None and self.config.negator is not None:
-            self._negator = registry.build("negator", self.config.negator)
-        return self._negator
+        return self.component("negator")
 
     @property
     def embedder(self) -> Any:
-        if self._embedder is None:
-            self._embedder = registry.build("embedder", self.config.embedder)
-        return self._embedder
+        return self.component("embedder")
 
-    @property
-    def components(self) -> dict[str, str]:
-        out = {"generator": self.generator.model_id, "embedder": self.embedder.model_id}
-        if self.negator is not None:
-            out["negator"] = self.negator.model_id
-        return out
+    def prefilter(self) -> ClaimGenPrefilter:
+        return ClaimGenPrefilter()
 
-    def build(self, records: Sequence[SentenceItem | Reject], progress: Progress | None = None) -> BuildResult:
-        records = list(records)
-        progress = progress or SilentProgress()
-        cfg = self.config
-        items: list[SentenceItem] = []
-        rejects: list[Reject] = []
-        seen: set[str] = set()
-        for r in records:
-            if isinstance(r, Reject):
-                rejects.append(r)
-            elif r.id in seen:
-                rejects.append(Reject(item_id=r.id, stage="filter", reason="duplicate_item_id", ref=r.ref))
-            elif not r.sentence.strip():
-                rejects.append(Reject(item_id=r.id, stage="filter", reason="empty_sentence", ref=r.ref))
-                seen.add(r.id)
-            elif not (r.cited or r.citing):
-                rejects.append(Reject(item_id=r.id, stage="filter", reason="no_evidence_document", ref=r.ref))
-                seen.add(r.id)
-            else:
-                seen.add(r.id)
-                items.append(r)
-        n_input = len(records)
-        with progress.stage("generate claims") as tick:
-            gen = self.generator.generate(items, tick)
-        rejects.extend(gen.rejects)
-        by_id = {it.id: it for it in items}
-        with progress.stage("choose evidence") as tick:
-            paired = self._evidence(gen.claims, by_id, tick)
+    def stages(self) -> list[Stage]:
+        return [
+            Stage("generate claims", "map", self._generate, ("item",), ("claims",), ("generator",)),
+            Stage("choose evidence", "map", self._evidence, ("item", "claims"), ("paired",), ("embedder",)),
+            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",)),
+            Stage(
+                "pair NEI evidence",
+                "global",
+                self._nei,
+                ("item", "paired"),
+                config=("nei_claim", "nei_top_k", "nei_use_citing", "seed"),
+            ),
+            self.select_stage(self.config.labels),
+        ]
+
+    def _generate(self, chunk: Chunk) -> None:
+        units = chunk.live()
+        gen = self.generator.generate([u.item for u in units])
+        for r in gen.rejects:
+            chunk.add_reject(r)
+        by_id: dict[str, list[GeneratedClaim]] = {}
+        for c in gen.claims:
+            by_id.setdefault(c.item_id, []).append(c)
+        for u in units:
+            u.data["claims"] = by_id.get(u.item.id, [])
+
+    def _evidence(self, chunk: Chunk) -> None:
+        """The evidence abstract of each claim: the cited document (the most similar one, by embedding,
+        when the sentence cites several); a plain sentence's own document when nothing is cited."""
+        units = chunk.live()
+        multi = [(u, c) for u in units for c in u.data["claims"] if len(u.item.cited) > 1]
+        best: dict[int, Document] = {}
+        if multi:
+            docs = list({d.id: d for u, _ in multi for d in u.item.cited}.values())
+            vecs = self.embedder.embed([c.text for _, c in multi] + [d.text for d in docs])
+            cv, dv = vecs[: len(multi)], vecs[len(multi) :]
+            index = {d.id: i for i, d in enumerate(docs)}
+            for (u, c), v in zip(multi, cv, strict=True):
+                sims = [float(dv[index[d.id]] @ v) for d in u.item.cited]
+                best[id(c)] = u.item.cited[int(np.argmax(sims))]
+        for u in units:
+            paired = []
+            for c in u.data["claims"]:
+                doc = best.get(id(c)) or (u.item.cited[0] if u.item.cited else u.item.citing)
+                assert doc is not None
+                paired.append(_Paired(c, doc))
+            u.data["paired"] = paired
+
+    def _negate(self, chunk: Chunk) -> None:
+        """REFUTED claims by the negator (when there is one), and the SUPPORTED and REFUTED examples."""
+        units = chunk.live()
         if self.negator is not None:
-            with progress.stage("negate") as tick:
-                negs = self.negator.negate([p.claim.text for p in paired], progress=tick)
-            for p, neg in zip(paired, negs, strict=True):
+            todo = [(u, p) for u in units for p in u.data["paired"]]
+            negs = self.negator.negate([p.claim.text for _, p in todo])
+            for (u, p), neg in zip(todo, negs, strict=True):
                 if neg.text is None:
-                    rejects.append(
+                    chunk.add_reject(
                         Reject(
                             item_id=p.claim.item_id,
                             scope="example",
                             stage="negate",
                             reason=neg.reason or "no_negation",
                             detail=p.claim.text[:200],
-                            ref=by_id[p.claim.item_id].ref,
+                            ref=u.item.ref,
                         )
                     )
                 else:
                     p.negation = neg
-        examples: list[Example] = []
-        counter: dict[str, int] = {}
-        for p in paired:
-            it = by_id[p.claim.item_id]
-            k = counter[it.id] = counter.get(it.id, 0) + 1
-            examples.append(self._example(it, k, Label.SUPPORTED, p.claim.text, p.doc, p.claim, {}))
-            if p.negation is not None:
-                examples.append(
-                    self._example(
-                        it, k, Label.REFUTED, p.negation.text, p.doc, p.claim, {"negation": p.negation.details}
+        for u in units:
+            for k, p in enumerate(u.data["paired"], 1):
+                chunk.examples.append(self._example(u.item, k, Label.SUPPORTED, p.claim.text, p.doc, p.claim, {}))
+                if p.negation is not None:
+                    details = {"negation": p.negation.details}
+                    chunk.examples.append(
+                        self._example(u.item, k, Label.REFUTED, p.negation.text, p.doc, p.claim, details)
                     )
-                )
-        with progress.stage("pair NEI evidence") as tick:
-            nei, nei_rejects = self._nei(paired, by_id, tick)
-        examples.extend(nei)
-        rejects.extend(nei_rejects)
-        examples = select_labels(examples, rejects, cfg.labels, cfg.balance, cfg.seed)
-        all_items = [r for r in records if isinstance(r, SentenceItem)]
-        unique = list({it.id: it for it in all_items}.values())
-        return account(unique, examples, rejects, n_input, self.components, cfg.model_dump(mode="json"))
 
-    def _evidence(self, claims: Sequence[GeneratedClaim], by_id: dict[str, SentenceItem], tick: Any) -> list[_Paired]:
-        """The evidence abstract of each claim: the cited document (the most similar one, by embedding,
-        when the sentence cites several); a plain sentence's own document when nothing is cited."""
-        multi = [c for c in claims if len(by_id[c.item_id].cited) > 1]
-        best: dict[int, Document] = {}
-        if multi:
-            docs = list({d.id: d for c in multi for d in by_id[c.item_id].cited}.values())
-            vecs = self.embedder.embed([c.text for c in multi] + [d.text for d in docs], progress=tick)
-            cv, dv = vecs[: len(multi)], vecs[len(multi) :]
-            index = {d.id: i for i, d in enumerate(docs)}
-            for c, v in zip(multi, cv, strict=True):
-                cited = by_id[c.item_id].cited
-                sims = [float(dv[index[d.id]] @ v) for d in cited]
-                best[id(c)] = cited[int(np.argmax(sims))]
-        out = []
-        for c in claims:
-            it = by_id[c.item_id]
-            doc = best.get(id(c)) or (it.cited[0] if it.cited else it.citing)
-            assert doc is not None
-            out.append(_Paired(c, doc))
-        return out
-
-    def _nei(
-        self, paired: Sequence[_Paired], by_id: dict[str, SentenceItem], tick: Any
-    ) -> tuple[list[Example], list[Reject]]:
+    def _nei(self, state: BuildState) -> None:
         cfg = self.config
         rng = random.Random(cfg.seed)
-        pool = list(
-            {d.id: d for it in by_id.values() for d in (*it.cited, *((it.citing,) if it.citing else ()))}.values()
-        )
-        examples: list[Example] = []
-        rejects: list[Reject] = []
+        # every record the pre-filter kept (step >= MAP_STEP: rejected later, its documents still count)
+        items = [u.item for u in state.units if u.item is not None and (u.rejected is None or u.rejected >= MAP_STEP)]
+        paired = [(u.item, p) for u in state.units if u.rejected is None for p in u.data.get("paired", ())]
+        pool = list({d.id: d for it in items for d in (*it.cited, *((it.citing,) if it.citing else ()))}.values())
         if not paired:
-            return examples, rejects
+            return
         hay = [content_lemmas(d.title + " " + d.text) for d in pool]
-        texts = [p.claim.text for p in paired]
-        vecs = self.embedder.embed(texts + [d.text for d in pool], progress=tick)
+        texts = [p.claim.text for _, p in paired]
+        vecs = self.embedder.embed(texts + [d.text for d in pool])
         cv, dv = vecs[: len(texts)], vecs[len(texts) :]
         index = {d.id: i for i, d in enumerate(pool)}
         k = min(cfg.nei_top_k, len(pool))
         counter: dict[str, int] = {}
-        for n, p in enumerate(paired):
-            it = by_id[p.claim.item_id]
+        for n, (it, p) in enumerate(paired):
             j = counter[it.id] = counter.get(it.id, 0) + 1
             use_negation = p.negation is not None and (
                 cfg.nei_claim == "negation" or (cfg.nei_claim == "either" and rng.random() < 0.5)
@@ -667,7 +658,7 @@ class ClaimGen:
                         break
                     rank += 1
             if chosen is None:
-                rejects.append(
+                state.rejects.append(
                     Reject(
                         item_id=it.id,
                         scope="example",
@@ -682,8 +673,7 @@ class ClaimGen:
             details = {"nei_evidence": how, "nei_claim": "negation" if use_negation else "claim", **extra}
             if use_negation:
                 details["negation"] = p.negation.details
-            examples.append(self._example(it, j, Label.NOT_ENOUGH_INFO, claim_text, doc, p.claim, details))
-        return examples, rejects
+            state.examples.append(self._example(it, j, Label.NOT_ENOUGH_INFO, claim_text, doc, p.claim, details))
 
     def _example(
         self,
@@ -695,23 +685,15 @@ class ClaimGen:
         source: GeneratedClaim,
         details: dict[str, Any],
     ) -> Example:
-        suffix = {Label.SUPPORTED: "S", Label.REFUTED: "R", Label.NOT_ENOUGH_INFO: "N"}[label]
-        return Example(
-            id=f"{item.id}#{k}{suffix}",
-            claim=claim,
-            evidence=doc.text,
-            evidence_id=doc.id,
-            label=label,
-            source_item_id=item.id,
+        return self.make_example(
+            item,
+            label,
+            claim,
+            doc.text,
+            doc.id,
+            {**source.details, "supported_claim": source.text, **details},
+            key=str(k),
             method=f"{METHOD}-{source.generator}",
-            provenance=Provenance(
-                method=f"{METHOD}-{source.generator}",
-                method_version=__version__,
-                source=item.ref,
-                components=self.components,
-                params=self.config.model_dump(mode="json", exclude={"reader", "generator", "negator", "embedder"}),
-                details={**source.details, "supported_claim": source.text, **details},
-            ),
         )
 
 

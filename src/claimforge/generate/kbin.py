@@ -34,12 +34,10 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from claimforge import __version__
-from claimforge.generate.base import BuildResult, account, select_labels
 from claimforge.generate.claimgen import plausible_mentions
 from claimforge.generate.simplify import verb_like
-from claimforge.progress import Progress, SilentProgress
-from claimforge.records import Example, Label, Pair, Provenance, Reject, SentenceItem
+from claimforge.pipeline import Chunk, Pipeline, Stage
+from claimforge.records import Label, Pair, SentenceItem
 from claimforge.registry import ComponentConfig, registry
 
 
@@ -590,71 +588,54 @@ class KBINPipelineConfig(ComponentConfig):
     seed: int = 13
 
 
-class KBINPipeline:
+class KBINPrefilter:
+    """Claims without an evidence document cannot be paired (step 1: after the reader's rejects)."""
+
+    def check(self, item: SentenceItem) -> tuple[int, str, str] | None:
+        return None if item.cited or item.citing else (1, "no_evidence_document", "")
+
+
+class KBINPipeline(Pipeline):
     """Claims with evidence -> REFUTED negations (and the SUPPORTED originals) with the same evidence."""
 
-    def __init__(self, config: KBINPipelineConfig) -> None:
-        self.config = config
-        self.negator = registry.build("negator", config.negator)
+    method = "kbin"
+    item_type = SentenceItem
+    component_kinds = {"negator": "negator"}
+    config: KBINPipelineConfig
 
     @property
-    def components(self) -> dict[str, str]:
-        return {"negator": self.negator.model_id}
+    def negator(self) -> Any:
+        return self.component("negator")
 
-    def build(self, records: Sequence[SentenceItem | Reject], progress: Progress | None = None) -> BuildResult:
-        progress = progress or SilentProgress()
-        records = list(records)
-        items = [r for r in records if isinstance(r, SentenceItem)]
-        rejects: list[Reject] = [r for r in records if isinstance(r, Reject)]
-        usable = []
-        for it in items:
-            if not (it.cited or it.citing):
-                rejects.append(Reject(item_id=it.id, stage="filter", reason="no_evidence_document", ref=it.ref))
-            else:
-                usable.append(it)
-        with progress.stage("negate") as tick:
-            negs = self.negator.negate([it.sentence for it in usable], progress=tick)
-        examples: list[Example] = []
-        for it, neg in zip(usable, negs, strict=True):
+    def prefilter(self) -> KBINPrefilter:
+        return KBINPrefilter()
+
+    def stages(self) -> list[Stage]:
+        labels = (Label.SUPPORTED, Label.REFUTED) if self.config.include_original else (Label.REFUTED,)
+        return [
+            Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original")),
+            self.select_stage(labels),
+        ]
+
+    def _negate(self, chunk: Chunk) -> None:
+        units = chunk.live()
+        negs = self.negator.negate([u.item.sentence for u in units])
+        method = f"negation-{self.negator.name}"
+        for u, neg in zip(units, negs, strict=True):
+            it = u.item
             doc = it.cited[0] if it.cited else it.citing
             assert doc is not None
             if neg.text is None:
-                rejects.append(
-                    Reject(
-                        item_id=it.id,
-                        stage="negate",
-                        reason=neg.reason or "no_negation",
-                        detail=it.sentence[:200],
-                        ref=it.ref,
-                    )
-                )
+                chunk.reject(u, "negate", neg.reason or "no_negation", it.sentence[:200])
                 continue
-            method = f"negation-{self.negator.name}"
-            for label, text, suffix in ((Label.SUPPORTED, it.sentence, "S"), (Label.REFUTED, neg.text, "R")):
-                if label == Label.SUPPORTED and not self.config.include_original:
-                    continue
-                examples.append(
-                    Example(
-                        id=f"{it.id}#{suffix}",
-                        claim=text,
-                        evidence=doc.text,
-                        evidence_id=doc.id,
-                        label=label,
-                        source_item_id=it.id,
-                        method=method,
-                        provenance=Provenance(
-                            method=method,
-                            method_version=__version__,
-                            source=it.ref,
-                            components=self.components,
-                            params=self.config.model_dump(mode="json", exclude={"reader", "negator"}),
-                            details={"negation": neg.details} if label == Label.REFUTED else {},
-                        ),
-                    )
+            if self.config.include_original:
+                chunk.examples.append(
+                    self.make_example(it, Label.SUPPORTED, it.sentence, doc.text, doc.id, {}, method=method)
                 )
-        labels = (Label.SUPPORTED, Label.REFUTED) if self.config.include_original else (Label.REFUTED,)
-        examples = select_labels(examples, rejects, labels, self.config.balance, self.config.seed)
-        return account(items, examples, rejects, len(records), self.components, self.config.model_dump(mode="json"))
+            details = {"negation": neg.details}
+            chunk.examples.append(
+                self.make_example(it, Label.REFUTED, neg.text, doc.text, doc.id, details, method=method)
+            )
 
 
 @registry.register("pipeline", "kbin", KBINPipelineConfig)

@@ -7,21 +7,19 @@ explanation (top-k by embedding of answer + explanation) that does not mention t
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
 
-from claimforge import __version__
-from claimforge.generate.base import BuildResult, QA2DRequest, QA2DResult, account, select_labels
+from claimforge.generate.base import QA2DRequest, QA2DResult
 from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
-from claimforge.progress import Progress, SilentProgress
-from claimforge.records import Example, Label, MCQItem, Provenance, Reject
+from claimforge.pipeline import BuildState, Chunk, Pipeline, Stage
+from claimforge.records import Example, Label, MCQItem, Reject
 from claimforge.registry import ComponentConfig, registry
 
 METHOD = "multi2claim"
@@ -68,120 +66,156 @@ class OptionClaim:
         }
 
 
-class Multi2Claim:
-    """The Multi2Claim pipeline; components come from the registry, built lazily."""
+class Multi2ClaimPrefilter:
+    """The paper's filters, in input order: unusable questions (step 1), then explanations shared with an
+    earlier question (step 2, or every sharer with ``unique_evidence: drop_all``)."""
 
     def __init__(self, config: Multi2ClaimConfig) -> None:
         self.config = config
-        self._qa2d: Any = None
-        self._embedder: Any = None
+        self._ids: set[str] = set()
+        self._count: Counter[str] = Counter()
+        self._observed_ids: set[str] = set()
+        self._first: dict[str, str] = {}
+
+    def _problem(self, item: MCQItem, ids: set[str]) -> tuple[str, str]:
+        reason, detail = _item_problem(self.config, item)
+        if item.id in ids:
+            reason, detail = "duplicate_item_id", "an earlier item has the same id"
+        ids.add(item.id)
+        return reason, detail
+
+    def observe(self, item: MCQItem) -> None:
+        if self.config.unique_evidence == "drop_all" and not self._problem(item, self._observed_ids)[0]:
+            self._count[_evidence_key(item.explanation or "")] += 1
+
+    def check(self, item: MCQItem) -> tuple[int, str, str] | None:
+        reason, detail = self._problem(item, self._ids)
+        if reason:
+            return 1, reason, detail
+        key = _evidence_key(item.explanation or "")
+        mode = self.config.unique_evidence
+        if mode == "drop_all" and self._count[key] > 1:
+            return 2, "duplicate_evidence", f"{self._count[key]} items share this explanation"
+        if mode == "keep_first" and key in self._first:
+            return 2, "duplicate_evidence", f"same explanation as {self._first[key]}"
+        self._first.setdefault(key, item.id)
+        return None
+
+
+def _item_problem(cfg: Multi2ClaimConfig, item: MCQItem) -> tuple[str, str]:
+    if not item.question.strip():
+        return "empty_question", ""
+    n_question = word_count(item.question)
+    if n_question > cfg.max_question_words:
+        return "question_too_long", f"{n_question} words > max_question_words={cfg.max_question_words}"
+    if item.answer is None or not item.answer.strip():
+        return "no_answer", "no keyed answer" if item.answer_index is None else "empty answer option"
+    if cfg.single_answer and str(item.meta.get("choice_type", "single")).lower() == "multi":
+        return "multiple_correct_options", "choice_type=multi"
+    if _OPTION_REF.match(item.answer):
+        return "answer_refers_to_options", item.answer
+    if not _distractors(item):
+        return "no_distractors", f"{len(item.options)} options"
+    if not item.explanation or not item.explanation.strip():
+        return "no_explanation", ""
+    n = word_count(item.explanation)
+    if n < cfg.min_evidence_words:
+        return "short_evidence", f"{n} words < {cfg.min_evidence_words}"
+    if n > cfg.max_evidence_words:
+        return "evidence_too_long", f"{n} words > max_evidence_words={cfg.max_evidence_words}"
+    return "", ""
+
+
+class Multi2Claim(Pipeline):
+    """The Multi2Claim pipeline: filters; distractors ranked by embedding; QA2D claims (SUPPORTED and
+    REFUTED); explanation embeddings; NOT_ENOUGH_INFO pairing (global); label selection (global)."""
+
+    method = METHOD
+    item_type = MCQItem
+    component_kinds = {"qa2d": "qa2d", "embedder": "embedder"}
+    prefilter_fields = (
+        "min_evidence_words",
+        "max_question_words",
+        "max_evidence_words",
+        "single_answer",
+        "unique_evidence",
+    )
+    config: Multi2ClaimConfig
 
     @property
     def qa2d(self) -> Any:
-        if self._qa2d is None:
-            self._qa2d = registry.build("qa2d", self.config.qa2d)
-        return self._qa2d
+        return self.component("qa2d")
 
     @property
     def embedder(self) -> Any:
-        if self._embedder is None:
-            self._embedder = registry.build("embedder", self.config.embedder)
-        return self._embedder
+        return self.component("embedder")
 
-    # -- stage 1: validation filters -------------------------------------------------------------
-    def validate(self, items: Iterable[MCQItem]) -> tuple[list[MCQItem], list[Reject]]:
-        cfg = self.config
-        kept: list[MCQItem] = []
-        rejects: list[Reject] = []
-        seen_evidence: dict[str, str] = {}
-        evidence_count: Counter[str] = Counter()
-        candidates: list[tuple[MCQItem, str]] = []
-        ids: set[str] = set()
-        for item in items:
-            reason, detail = self._item_problem(item)
-            if item.id in ids:
-                reason, detail = "duplicate_item_id", "an earlier item has the same id"
-            ids.add(item.id)
-            if reason:
-                rejects.append(Reject(item_id=item.id, stage="filter", reason=reason, detail=detail, ref=item.ref))
-                continue
-            key = _evidence_key(item.explanation or "")
-            candidates.append((item, key))
-            evidence_count[key] += 1
-        for item, key in candidates:
-            duplicate = ""
-            if cfg.unique_evidence == "drop_all" and evidence_count[key] > 1:
-                duplicate = f"{evidence_count[key]} items share this explanation"
-            elif cfg.unique_evidence == "keep_first" and key in seen_evidence:
-                duplicate = f"same explanation as {seen_evidence[key]}"
-            if duplicate:
-                rejects.append(
-                    Reject(item_id=item.id, stage="filter", reason="duplicate_evidence", detail=duplicate, ref=item.ref)
-                )
-                continue
-            seen_evidence.setdefault(key, item.id)
-            kept.append(item)
-        return kept, rejects
+    def prefilter(self) -> Multi2ClaimPrefilter:
+        return Multi2ClaimPrefilter(self.config)
 
-    def _item_problem(self, item: MCQItem) -> tuple[str, str]:
-        cfg = self.config
-        if not item.question.strip():
-            return "empty_question", ""
-        n_question = word_count(item.question)
-        if n_question > cfg.max_question_words:
-            return "question_too_long", f"{n_question} words > max_question_words={cfg.max_question_words}"
-        if item.answer is None or not item.answer.strip():
-            return "no_answer", "no keyed answer" if item.answer_index is None else "empty answer option"
-        if cfg.single_answer and str(item.meta.get("choice_type", "single")).lower() == "multi":
-            return "multiple_correct_options", "choice_type=multi"
-        if _OPTION_REF.match(item.answer):
-            return "answer_refers_to_options", item.answer
-        if not _distractors(item):
-            return "no_distractors", f"{len(item.options)} options"
-        if not item.explanation or not item.explanation.strip():
-            return "no_explanation", ""
-        n = word_count(item.explanation)
-        if n < cfg.min_evidence_words:
-            return "short_evidence", f"{n} words < {cfg.min_evidence_words}"
-        if n > cfg.max_evidence_words:
-            return "evidence_too_long", f"{n} words > max_evidence_words={cfg.max_evidence_words}"
-        return "", ""
+    def stages(self) -> list[Stage]:
+        return [
+            Stage("embed options", "map", self._closest_distractors, ("item",), ("distractors",), ("embedder",)),
+            Stage("qa2d", "map", self._claims, ("item", "distractors"), ("supported",), ("qa2d", "max_claim_words")),
+            Stage(
+                "embed explanations",
+                "map",
+                self._embed_explanations,
+                ("item", "supported"),
+                ("nei_vector",),
+                ("embedder",),
+            ),
+            Stage(
+                "pair NEI evidence",
+                "global",
+                self._nei,
+                ("item", "supported", "nei_vector"),
+                config=("nei_top_k", "nei_answer_match"),
+            ),
+            self.select_stage(self.config.labels),
+        ]
 
-    # -- stage 2: claims ---------------------------------------------------------------------------
-    def build(self, items: Iterable[MCQItem | Reject], progress: Progress | None = None) -> BuildResult:
-        progress = progress or SilentProgress()
-        cfg = self.config
-        all_items: list[MCQItem] = []
-        rejects: list[Reject] = []
-        for x in items:
-            (rejects if isinstance(x, Reject) else all_items).append(x)  # type: ignore[arg-type]
-        n_input = len(all_items) + len(rejects)
-        kept, filt = self.validate(all_items)
-        rejects.extend(filt)
+    def _closest_distractors(self, chunk: Chunk) -> None:
+        """Distractors of each item, most similar to the answer first (cosine of embeddings)."""
+        units = chunk.live()
+        texts: list[str] = []
+        for u in units:
+            texts.append(u.item.answer or "")
+            texts.extend(_distractors(u.item))
+        vecs = self.embedder.embed(texts)
+        i = 0
+        for u in units:
+            ds = _distractors(u.item)
+            sims = vecs[i + 1 : i + 1 + len(ds)] @ vecs[i]
+            i += 1 + len(ds)
+            order = np.argsort(-sims, kind="stable")
+            u.data["distractors"] = [(ds[j], float(sims[j])) for j in order]
 
-        with progress.stage("embed options") as tick:
-            distractor = self._closest_distractors(kept, tick)
-        with progress.stage("qa2d") as tick:
-            claims = self._claims(kept, distractor, tick)
-        examples: list[Example] = []
-        supported: list[tuple[MCQItem, OptionClaim]] = []
-        for item in kept:
-            sup, ref, why = claims[item.id]
+    def _claims(self, chunk: Chunk) -> None:
+        """The SUPPORTED and REFUTED claims of each item. For inverted stems (EXCEPT/NOT) the roles swap:
+        the keyed answer makes the false claim and the closest distractor the true one."""
+        units = chunk.live()
+        reqs: list[QA2DRequest] = []
+        for u in units:
+            reqs.append(QA2DRequest(question=u.item.question, answer=u.item.answer or ""))
+            reqs.extend(QA2DRequest(question=u.item.question, answer=d) for d, _ in u.data["distractors"])
+        results = [self._length_checked(r) for r in self.qa2d.convert(reqs)]
+        i = 0
+        for u in units:
+            item = u.item
+            ds = u.data["distractors"]
+            sup, ref, why = self._roles(item, ds, results[i], results[i + 1 : i + 1 + len(ds)])
+            i += 1 + len(ds)
             if sup is None:
-                rejects.append(
-                    Reject(
-                        item_id=item.id,
-                        stage="qa2d",
-                        reason=(why and why.reason) or "qa2d_failed",
-                        detail="; ".join(x for x in ((why.detail if why else ""), item.question[:200]) if x),
-                        ref=item.ref,
-                    )
+                reason = (why and why.reason) or "qa2d_failed"
+                chunk.reject(
+                    u, "qa2d", reason, "; ".join(x for x in ((why.detail if why else ""), item.question[:200]) if x)
                 )
                 continue
-            supported.append((item, sup))
-            examples.append(self._example(item, Label.SUPPORTED, _text(sup), item, sup.details))
+            u.data["supported"] = sup
+            chunk.examples.append(self._example(item, Label.SUPPORTED, _text(sup), item, sup.details))
             if ref is None:
-                rejects.append(
+                chunk.add_reject(
                     Reject(
                         item_id=item.id,
                         scope="example",
@@ -192,67 +226,22 @@ class Multi2Claim:
                     )
                 )
             else:
-                examples.append(self._example(item, Label.REFUTED, _text(ref), item, ref.details))
-        with progress.stage("embed explanations") as tick:
-            nei, nei_rejects = self._nei(supported, tick)
-        examples.extend(nei)
-        rejects.extend(nei_rejects)
-        examples = select_labels(examples, rejects, cfg.labels, cfg.balance, cfg.seed)
-        return account(all_items, examples, rejects, n_input, self.components, self.config.model_dump(mode="json"))
+                chunk.examples.append(self._example(item, Label.REFUTED, _text(ref), item, ref.details))
 
-    def _closest_distractors(self, items: Sequence[MCQItem], tick: Any) -> dict[str, list[tuple[str, float]]]:
-        """Distractors of each item, most similar to the answer first (cosine of embeddings)."""
-        texts: list[str] = []
-        for it in items:
-            texts.append(it.answer or "")
-            texts.extend(_distractors(it))
-        vecs = self.embedder.embed(texts, progress=tick)
-        out: dict[str, list[tuple[str, float]]] = {}
-        i = 0
-        for it in items:
-            ds = _distractors(it)
-            a = vecs[i]
-            sims = vecs[i + 1 : i + 1 + len(ds)] @ a
-            i += 1 + len(ds)
-            order = np.argsort(-sims, kind="stable")
-            out[it.id] = [(ds[j], float(sims[j])) for j in order]
-        return out
-
-    def _claims(
-        self, items: Sequence[MCQItem], distractors: dict[str, list[tuple[str, float]]], tick: Any
-    ) -> dict[str, tuple[OptionClaim | None, OptionClaim | None, QA2DResult | None]]:
-        """Supported and refuted claims per item. For inverted stems (EXCEPT/NOT) the roles swap:
-        the keyed answer makes the false claim and the closest distractor the true one."""
-        reqs: list[QA2DRequest] = []
-        for it in items:
-            reqs.append(QA2DRequest(question=it.question, answer=it.answer or ""))
-            reqs.extend(QA2DRequest(question=it.question, answer=d) for d, _ in distractors[it.id])
-        results = [self._length_checked(r) for r in self._convert(reqs, tick)]
-        out: dict[str, Any] = {}
-        i = 0
-        for it in items:
-            ds = distractors[it.id]
-            res_answer = results[i]
-            res_ds = results[i + 1 : i + 1 + len(ds)]
-            i += 1 + len(ds)
-            if not res_answer.text:
-                out[it.id] = (None, None, res_answer)
-                continue
-            answer = OptionClaim(it.answer or "", "answer", 1.0, res_answer)
-            ok = [OptionClaim(d, "distractor", s, r) for (d, s), r in zip(ds, res_ds, strict=True) if r.text]
-            if res_answer.polarity == "inverted":
-                if not ok:
-                    out[it.id] = (
-                        None,
-                        None,
-                        QA2DResult(text=None, reason="inverted_stem_without_convertible_distractor"),
-                    )
-                    continue
-                out[it.id] = (ok[0], answer, None)
-            else:
-                why = None if ok else (res_ds[0] if res_ds else QA2DResult(text=None, reason="no_distractors"))
-                out[it.id] = (answer, ok[0] if ok else None, why)
-        return out
+    @staticmethod
+    def _roles(
+        item: MCQItem, ds: list[tuple[str, float]], res_answer: QA2DResult, res_ds: Sequence[QA2DResult]
+    ) -> tuple[OptionClaim | None, OptionClaim | None, QA2DResult | None]:
+        if not res_answer.text:
+            return None, None, res_answer
+        answer = OptionClaim(item.answer or "", "answer", 1.0, res_answer)
+        ok = [OptionClaim(d, "distractor", s, r) for (d, s), r in zip(ds, res_ds, strict=True) if r.text]
+        if res_answer.polarity == "inverted":
+            if not ok:
+                return None, None, QA2DResult(text=None, reason="inverted_stem_without_convertible_distractor")
+            return ok[0], answer, None
+        why = None if ok else (res_ds[0] if res_ds else QA2DResult(text=None, reason="no_distractors"))
+        return answer, ok[0] if ok else None, why
 
     def _length_checked(self, result: QA2DResult) -> QA2DResult:
         n = word_count(result.text or "")
@@ -261,26 +250,27 @@ class Multi2Claim:
             return QA2DResult(text=None, reason="claim_too_long", detail=detail)
         return result
 
-    def _convert(self, reqs: list[QA2DRequest], tick: Any) -> list[QA2DResult]:
-        if "progress" in inspect.signature(self.qa2d.convert).parameters:
-            return list(self.qa2d.convert(reqs, progress=tick))
-        return list(self.qa2d.convert(reqs))
+    def _embed_explanations(self, chunk: Chunk) -> None:
+        units = [u for u in chunk.live() if "supported" in u.data]
+        vecs = self.embedder.embed([f"{u.data['supported'].option} {u.item.explanation}" for u in units])
+        for u, v in zip(units, vecs, strict=True):
+            u.data["nei_vector"] = v
 
-    def _nei(self, supported: list[tuple[MCQItem, OptionClaim]], tick: Any) -> tuple[list[Example], list[Reject]]:
+    def _nei(self, state: BuildState) -> None:
         """Pair each supported claim with the most similar other explanation that does not mention the option
         the claim states (the keyed answer, or for inverted stems the distractor the claim was made from)."""
+        units = [u for u in state.units if u.rejected is None and "supported" in u.data]
+        supported: list[tuple[MCQItem, OptionClaim]] = [(u.item, u.data["supported"]) for u in units]
         if len(supported) < 2:
-            return [], [
+            state.rejects.extend(
                 Reject(item_id=it.id, scope="example", stage="nei", reason="too_few_items", ref=it.ref)
                 for it, _ in supported
-            ]
-        texts = [f"{claim.option} {it.explanation}" for it, claim in supported]
-        vecs = self.embedder.embed(texts, progress=tick)
+            )
+            return
+        vecs = np.stack([u.data["nei_vector"] for u in units])
         hay = [content_lemmas(it.explanation or "") for it, _ in supported]
         doc_key = [_evidence_key(it.explanation or "") for it, _ in supported]
         k = min(self.config.nei_top_k, len(supported) - 1)
-        examples: list[Example] = []
-        rejects: list[Reject] = []
         block = 1024
         for b in range(0, len(supported), block):
             sims = vecs[b : b + block] @ vecs.T
@@ -304,22 +294,14 @@ class Multi2Claim:
                         break
                 if chosen is None:
                     why = "no_evidence_without_answer_in_top_k" if needle else "answer_has_no_content_word"
-                    rejects.append(
+                    state.rejects.append(
                         Reject(item_id=item.id, scope="example", stage="nei", reason=why, detail=f"k={k}", ref=item.ref)
                     )
                     continue
                 j, rank, cos = chosen
                 other = supported[j][0]
-                examples.append(
-                    self._example(
-                        item,
-                        Label.NOT_ENOUGH_INFO,
-                        _text(claim),
-                        other,
-                        {**claim.details, "evidence_rank": rank, "evidence_cosine": round(cos, 6)},
-                    )
-                )
-        return examples, rejects
+                details = {**claim.details, "evidence_rank": rank, "evidence_cosine": round(cos, 6)}
+                state.examples.append(self._example(item, Label.NOT_ENOUGH_INFO, _text(claim), other, details))
 
     def _mentions(self, hay: Sequence[str], needle: Sequence[str]) -> bool:
         if contains_content(hay, needle):
@@ -329,32 +311,14 @@ class Multi2Claim:
     def _example(
         self, item: MCQItem, label: Label, claim: str, evidence_item: MCQItem, details: dict[str, Any]
     ) -> Example:
-        suffix = {Label.SUPPORTED: "S", Label.REFUTED: "R", Label.NOT_ENOUGH_INFO: "N"}[label]
-        return Example(
-            id=f"{item.id}#{suffix}",
-            claim=claim,
-            evidence=evidence_item.explanation or "",
-            evidence_id=f"{evidence_item.id}:explanation",
-            label=label,
-            source_item_id=item.id,
-            method=METHOD,
-            provenance=Provenance(
-                method=METHOD,
-                method_version=__version__,
-                source=item.ref,
-                components=self.components,
-                params=self._params,
-                details={"question": item.question, "answer": item.answer, **details},
-            ),
+        return self.make_example(
+            item,
+            label,
+            claim,
+            evidence_item.explanation or "",
+            f"{evidence_item.id}:explanation",
+            {"question": item.question, "answer": item.answer, **details},
         )
-
-    @property
-    def components(self) -> dict[str, str]:
-        return {"qa2d": self.qa2d.model_id, "embedder": self.embedder.model_id}
-
-    @property
-    def _params(self) -> dict[str, Any]:
-        return self.config.model_dump(mode="json", exclude={"reader", "qa2d", "embedder"})
 
 
 # Options that only point at other options ("all of the above", "both a and c"): no claim can be made of them.

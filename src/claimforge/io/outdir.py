@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 MARKER = ".claimforge-build"
+STAGES = ".stages"  # stored stage outputs (claimforge.engine): kept across rebuilds, never listed
 MANIFEST = "manifest.json"
 
 
@@ -47,10 +48,20 @@ class OutputDir:
         out: dict[str, tuple[int, int]] = {}
         if self.path.is_dir():
             for p in self.path.rglob("*"):
-                if p.is_file():
+                if p.is_file() and p.relative_to(self.path).parts[0] != STAGES:
                     st = p.stat()
                     out[str(p.relative_to(self.path))] = (st.st_mtime_ns, st.st_size)
         return out
+
+    def mark(self) -> None:
+        """Create the folder and mark it as claimforge's (before any stage output is stored in it)."""
+        self.path.mkdir(parents=True, exist_ok=True)
+        if not (self.path / MARKER).is_file():
+            self._stamp()
+
+    def _stamp(self) -> None:
+        stamp = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        (self.path / MARKER).write_text(json.dumps(stamp) + "\n", encoding="utf-8")
 
     def start(self) -> None:
         """Create the folder, mark it as claimforge's, and remove the previous build's listed outputs."""
@@ -60,8 +71,7 @@ class OutputDir:
                 target = (self.path / name).resolve()
                 if target.is_relative_to(self.path) and target.is_file():
                     target.unlink()
-        stamp = {"started": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        (self.path / MARKER).write_text(json.dumps(stamp) + "\n", encoding="utf-8")
+        self._stamp()
         self._before = self._snapshot()
 
     def written(self) -> list[str]:

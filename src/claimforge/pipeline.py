@@ -1,0 +1,276 @@
+"""The one shape of a pipeline: a pre-filter, then named stages.
+
+A pipeline turns input records (multiple-choice questions, sentences, ...) into labelled examples. The
+engine (:mod:`claimforge.engine`) reads the input in chunks and runs, for each record, a :class:`Unit`:
+
+1. the **pre-filter** (:class:`Prefilter`) looks at every record in input order and rejects the unusable ones
+   (empty, too long, duplicate); it is cheap and keeps only small state, so every shard of a build runs it
+   over the whole input and agrees on what "the first of two duplicates" is;
+2. **map** stages work a chunk at a time (QA2D, claim generation, negation, embeddings): they read and write
+   ``unit.data`` keys they declare, add examples and rejects to the chunk, and the engine stores each finished
+   chunk, so a build resumes where it stopped;
+3. **global** stages need the whole set (NOT_ENOUGH_INFO pairing by nearest neighbours, label balancing):
+   they run once, after every chunk, on :class:`BuildState`.
+
+A stage lists the config fields its output depends on (``config``): the engine fingerprints a stage by them
+and by the stages before it, so a changed field reruns only that stage and the ones after it. Every config
+field of a pipeline belongs to the reader, the pre-filter or a stage (checked when the build starts).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Protocol
+
+from claimforge import __version__
+from claimforge.records import Example, Label, Provenance, Record, Reject
+from claimforge.registry import ComponentConfig, registry
+
+SUFFIX = {Label.SUPPORTED: "S", Label.REFUTED: "R", Label.NOT_ENOUGH_INFO: "N"}
+MAP_STEP = 100  # reject order: pre-filter steps count from 0, the map stages from here
+
+
+@dataclass
+class Unit:
+    """One input record on its way through the stages: ``item`` (None when the reader rejected the record),
+    what the map stages wrote (``data``), and the step that rejected it as a whole (None while it lives)."""
+
+    index: int
+    item: Any
+    data: dict[str, Any] = field(default_factory=dict)
+    rejected: int | None = None
+
+
+@dataclass
+class Chunk:
+    """A run of consecutive input records (``number`` counts chunks from 0) with what the stages made of them:
+    examples in the order made, and rejects as ``(step, reject)`` pairs (the final reject order sorts by step,
+    then chunk, then the order made)."""
+
+    number: int
+    units: list[Unit]
+    examples: list[Example] = field(default_factory=list)
+    rejects: list[tuple[int, Reject]] = field(default_factory=list)
+    step: int = 0  # set by the engine: the running stage's step
+
+    def live(self) -> list[Unit]:
+        """The units no step has rejected as a whole."""
+        return [u for u in self.units if u.rejected is None]
+
+    def reject(self, unit: Unit, stage: str, reason: str, detail: str = "") -> None:
+        """Reject ``unit``'s record as a whole: the later stages skip it."""
+        self.rejects.append(
+            (self.step, Reject(item_id=unit.item.id, stage=stage, reason=reason, detail=detail, ref=unit.item.ref))
+        )
+        unit.rejected = self.step
+
+    def add_reject(self, r: Reject) -> None:
+        """Record a reject made by a component; an item-scope one also rejects the live unit of that id."""
+        self.rejects.append((self.step, r))
+        if r.scope == "item":
+            for u in self.live():
+                if u.item.id == r.item_id:
+                    u.rejected = self.step
+
+
+@dataclass
+class BuildState:
+    """What global stages see: every unit (in input order, with the data keys global stages read), the
+    examples so far (map stages' first, in order), and the rejects global stages add (in the order made)."""
+
+    units: list[Unit]
+    examples: list[Example]
+    rejects: list[Reject] = field(default_factory=list)
+
+
+@dataclass
+class BuildResult:
+    """A finished build: examples, rejects (item scope first), and the accounting behind the report."""
+
+    examples: list[Example]
+    rejects: list[Reject]
+    n_input: int
+    used_item_ids: set[str]
+    components: dict[str, str]
+    config: dict[str, Any]
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def n_rejected_items(self) -> int:
+        return sum(1 for r in self.rejects if r.scope == "item")
+
+
+MapFn = Callable[[Chunk], None]
+GlobalFn = Callable[[BuildState], None]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A named step. ``kind="map"``: ``fn(chunk)``; ``kind="global"``: ``fn(state)``. ``reads``/``writes``
+    name ``unit.data`` keys ("item" for the record itself); ``config`` the config fields the output depends on;
+    ``version`` changes when the stage's code changes what it makes (stored chunks of another version are
+    not reused)."""
+
+    name: str
+    kind: Literal["map", "global"]
+    fn: Callable[[Any], None]
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+    config: tuple[str, ...] = ()
+    version: str = "1"
+
+
+class Prefilter(Protocol):
+    """Checks records in input order. ``observe`` (optional, see :func:`observes`) is called for every record
+    first when the check needs to see the whole input (e.g. "drop every item that shares its explanation")."""
+
+    def check(self, item: Any) -> tuple[int, str, str] | None:
+        """None to keep the record, else ``(step, reason, detail)``; the step orders the rejects."""
+        ...
+
+
+def observes(prefilter: Any) -> bool:
+    return callable(getattr(prefilter, "observe", None))
+
+
+class Pipeline:
+    """Base of every pipeline. Subclasses set ``method``, ``item_type``, ``components_kinds`` (config field ->
+    registry kind) and ``prefilter_fields``, and define :meth:`prefilter` and :meth:`stages`.
+
+    Components are passed to the constructor (``Multi2Claim(config, qa2d=my_converter)``) or built from
+    the config's spec the first time they are used."""
+
+    method: ClassVar[str]
+    item_type: ClassVar[type[Record]]
+    component_kinds: ClassVar[dict[str, str]] = {}
+    prefilter_fields: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, config: ComponentConfig, **components: Any) -> None:
+        unknown = set(components) - set(self.component_kinds)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no component {', '.join(sorted(unknown))}")
+        self.config = config
+        self._components: dict[str, Any] = dict(components)
+
+    def component(self, name: str) -> Any:
+        """The component ``name`` (None when the config turns it off), built from the registry on first use."""
+        if name not in self._components:
+            spec = getattr(self.config, name)
+            self._components[name] = None if spec is None else registry.build(self.component_kinds[name], spec)
+        return self._components[name]
+
+    @property
+    def components(self) -> dict[str, str]:
+        """The model id of every component in use (recorded in each example's provenance)."""
+        out = {}
+        for name in self.component_kinds:
+            c = self.component(name)
+            if c is not None:
+                out[name] = c.model_id
+        return out
+
+    def prefilter(self) -> Prefilter:
+        raise NotImplementedError
+
+    def stages(self) -> list[Stage]:
+        raise NotImplementedError
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The config without the reader and the component specs (they are in provenance.components)."""
+        return self.config.model_dump(mode="json", exclude={"reader", *self.component_kinds})
+
+    def make_example(
+        self,
+        item: Any,
+        label: Label,
+        claim: str,
+        evidence: str,
+        evidence_id: str,
+        details: dict[str, Any],
+        *,
+        key: str = "",
+        method: str | None = None,
+    ) -> Example:
+        """The one way an example is made: id ``<item id>#<key><S|R|N>``, provenance with the source record,
+        component ids, parameters and ``details``."""
+        method = method or self.method
+        return Example(
+            id=f"{item.id}#{key}{SUFFIX[label]}",
+            claim=claim,
+            evidence=evidence,
+            evidence_id=evidence_id,
+            label=label,
+            source_item_id=item.id,
+            method=method,
+            provenance=Provenance(
+                method=method,
+                method_version=__version__,
+                source=item.ref,
+                components=self.components,
+                params=self.params,
+                details=details,
+            ),
+        )
+
+    def select_stage(self, labels: Sequence[Label]) -> Stage:
+        """The last stage of every pipeline: keep ``labels`` and, with ``config.balance``, down-sample."""
+
+        def run(state: BuildState) -> None:
+            cfg: Any = self.config
+            state.examples = select_labels(state.examples, state.rejects, labels, cfg.balance, cfg.seed)
+
+        return Stage("labels", "global", run, config=("labels", "balance", "seed"))
+
+
+def balance_labels(examples: list[Example], labels: Sequence[Label], seed: int) -> tuple[list[Example], list[Reject]]:
+    """Down-sample every label to the smallest label's count (seeded); the rest become rejects."""
+    by: dict[Label, list[Example]] = {lab: [] for lab in labels}
+    for e in examples:
+        by[e.label].append(e)
+    n = min(len(v) for v in by.values()) if by else 0
+    rng = random.Random(seed)
+    keep: set[str] = set()
+    for lab in labels:
+        pool = sorted(by[lab], key=lambda e: e.id)
+        keep.update(e.id for e in (rng.sample(pool, n) if len(pool) > n else pool))
+    kept = [e for e in examples if e.id in keep]
+    dropped = [
+        Reject(
+            item_id=e.source_item_id,
+            scope="example",
+            stage="balance",
+            reason="class_balancing",
+            detail=f"{e.label.value} {e.id}",
+            ref=e.provenance.source,
+        )
+        for e in examples
+        if e.id not in keep
+    ]
+    return kept, dropped
+
+
+def select_labels(
+    examples: list[Example], rejects: list[Reject], labels: Sequence[Label], balance: bool, seed: int
+) -> list[Example]:
+    """Keep the requested labels (others become ``label_not_requested`` rejects) and, with ``balance``,
+    down-sample to equal label counts; the losses are appended to ``rejects``."""
+    for e in examples:
+        if e.label not in labels:
+            rejects.append(
+                Reject(
+                    item_id=e.source_item_id,
+                    scope="example",
+                    stage="labels",
+                    reason="label_not_requested",
+                    detail=e.id,
+                    ref=e.provenance.source,
+                )
+            )
+    kept = [e for e in examples if e.label in labels]
+    if balance:
+        kept, dropped = balance_labels(kept, labels, seed)
+        rejects.extend(dropped)
+    return kept
