@@ -225,16 +225,16 @@ class ChunkStore:
         return None
 
     def save(self, stage: str, fp: str, chunk: Chunk) -> None:
-        if not self.writable:
+        if not self.writable or not self.roots:
             return
         with atomic_open(self.roots[0] / self._name(stage, fp, chunk.number)) as f:
             json.dump(_chunk_json(chunk), f, ensure_ascii=False)
 
     def prune(self, keep: Plan) -> None:
         """Remove stored outputs of other fingerprints (an earlier config) from the written store."""
-        root = self.roots[0]
-        if not self.writable or not root.is_dir():
+        if not self.writable or not self.roots or not self.roots[0].is_dir():
             return
+        root = self.roots[0]
         wanted = {(s.name.replace(" ", "_"), fp) for s, fp in keep.maps}
         for stage_dir in root.iterdir():
             for fp_dir in stage_dir.iterdir() if stage_dir.is_dir() else ():
@@ -414,3 +414,16 @@ def run(
     result = global_phase(pipeline, the_plan, outcome, progress)
     store.prune(the_plan)
     return result
+
+
+def run_in_memory(pipeline: Pipeline, records: Iterable[Any], progress: Progress | None = None) -> BuildResult:
+    """A build of ``records`` (read or made in memory) in one chunk, storing nothing."""
+    rows = list(records)
+    return run(
+        pipeline,
+        lambda: rows,
+        {"in_memory": True},
+        ChunkStore([], writable=False),
+        chunk_size=max(len(rows), 1),
+        progress=progress,
+    )

@@ -20,7 +20,7 @@ field of a pipeline belongs to the reader, the pre-filter or a stage (checked wh
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
@@ -170,6 +170,13 @@ class Pipeline:
             if c is not None:
                 out[name] = c.model_id
         return out
+
+    def build(self, records: Iterable[Any], progress: Any = None) -> BuildResult:
+        """Run the whole pipeline in memory over ``records`` (items and reader rejects), storing nothing:
+        the library entry point when there is no output folder (``claimforge build`` stores every stage)."""
+        from claimforge.engine import run_in_memory  # the engine runs pipelines; imported here, not above
+
+        return run_in_memory(self, records, progress)
 
     def prefilter(self) -> Prefilter:
         raise NotImplementedError

@@ -42,10 +42,8 @@ class FakeQA2D:
         return out
 
 
-def make(**cfg: Any) -> Multi2Claim:
-    p = Multi2Claim(Multi2ClaimConfig(embedder={"name": "hashing"}, **cfg))
-    p._qa2d = FakeQA2D()
-    return p
+def make(qa2d: Any = None, **cfg: Any) -> Multi2Claim:
+    return Multi2Claim(Multi2ClaimConfig(embedder={"name": "hashing"}, **cfg), qa2d=qa2d or FakeQA2D())
 
 
 def corpus() -> list[MCQItem]:
@@ -247,9 +245,7 @@ def test_oversized_questions_evidence_and_claims_are_rejects_that_say_so() -> No
                 for r, res in zip(requests, super().convert(requests), strict=True)
             ]
 
-    p = make(balance=False)
-    p._qa2d = LongClaims()
-    res = p.build(items)
+    res = make(LongClaims(), balance=False).build(items)
     why = {r.item_id: (r.reason, r.detail) for r in res.rejects if r.scope == "item"}
     assert why["t:10"][0] == "question_too_long" and "max_question_words=400" in why["t:10"][1]
     assert why["t:11"][0] == "evidence_too_long" and "max_evidence_words=1500" in why["t:11"][1]
