@@ -8,9 +8,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
+import json
 import platform
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -21,11 +23,14 @@ from claimforge.config import pipeline_spec
 from claimforge.evaluate.report import write_report
 from claimforge.io.dataset import write_examples, write_json, write_rejects
 from claimforge.io.exports import write_exports
-from claimforge.io.outdir import check_output_dir
+from claimforge.io.outdir import OutputDir, check_output_dir
+from claimforge.pipeline import BuildResult
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import MCQItem, Reject
 from claimforge.redact import redact, redact_tree
 from claimforge.registry import registry
+
+SHARD_FILE = "shard.json"
 
 
 def _versions() -> dict[str, str]:
@@ -47,6 +52,42 @@ def _file_sha256(path: str) -> str | None:
     return h.hexdigest()
 
 
+@dataclass
+class _Setup:
+    """A recipe checked and its components named (nothing loaded): what builds, shards and merges share."""
+
+    recipe: dict[str, Any]
+    spec: dict[str, Any]
+    reader: Any
+    pipeline: Any
+    input_id: dict[str, Any]
+    limit: int | None
+    skip_bad: bool
+
+    def records(self) -> Iterable[MCQItem | Reject]:
+        return itertools.islice(self.reader.read(skip_bad=self.skip_bad), self.limit)
+
+
+def _setup(recipe: dict[str, Any], limit: int | None, skip_bad: bool, chunk_size: int) -> _Setup:
+    if limit is not None and limit < 1:
+        raise ValueError(f"--limit must be a positive number of records (got {limit})")
+    if chunk_size < 1:
+        raise ValueError(f"--chunk-size must be a positive number of records (got {chunk_size})")
+    spec = pipeline_spec(recipe)
+    reader_spec = spec.get("reader")
+    if not reader_spec:
+        raise ValueError("the recipe has no reader: give --input NAME:PATH")
+    input_id = {
+        "reader": reader_spec,
+        "sha256": _file_sha256(str(reader_spec.get("path", ""))),
+        "limit": limit,
+        "skip_bad": skip_bad,
+        "chunk_size": chunk_size,
+    }
+    reader = registry.build("reader", reader_spec)
+    return _Setup(recipe, spec, reader, registry.build("pipeline", spec), input_id, limit, skip_bad)
+
+
 def run_build(
     recipe: dict[str, Any],
     out: Path,
@@ -57,39 +98,112 @@ def run_build(
     command: str = "",
     force: bool = False,
     chunk_size: int = engine.CHUNK_SIZE,
+    shard: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """Build the dataset a recipe describes into ``out``; returns the manifest.
 
     The output folder is checked first (:func:`claimforge.io.outdir.check_output_dir`: not the root or home
     folder, no foreign files unless ``force``); the manifest lists only the files this build wrote, and no
-    credential reaches it or the report (:func:`claimforge.redact.redact`)."""
+    credential reaches it or the report (:func:`claimforge.redact.redact`). Every finished stage of every chunk
+    is stored under ``out/.stages``: the same command after an interruption redoes only what is missing.
+
+    ``shard=(i, n)`` (0-based) runs the map stages of this shard's chunks only and writes ``shard.json``
+    instead of a dataset; :func:`run_merge` joins the shards."""
     progress = progress or SilentProgress()
     started = time.time()
-    if limit is not None and limit < 1:
-        raise ValueError(f"--limit must be a positive number of records (got {limit})")
     target = check_output_dir(out, force=force)
-    spec = pipeline_spec(recipe)
-    reader_spec = spec.get("reader")
-    if not reader_spec:
-        raise ValueError("the recipe has no reader: give --input NAME:PATH")
-    reader = registry.build("reader", reader_spec)
-    pipeline = registry.build("pipeline", spec)
-    timings: dict[str, float] = {}
-    input_id = {
-        "reader": reader_spec,
-        "sha256": _file_sha256(str(reader_spec.get("path", ""))),
-        "limit": limit,
-        "skip_bad": skip_bad,
-    }
+    if shard is not None and not (shard[1] >= 1 and 0 <= shard[0] < shard[1]):
+        raise ValueError(f"--shard must be I/N with 1 <= I <= N (got {shard[0] + 1}/{shard[1]})")
+    setup = _setup(recipe, limit, skip_bad, chunk_size)
     target.mark()  # the stored stage outputs live in the output folder, so it is claimed before they are written
-
-    def records() -> Iterable[MCQItem | Reject]:
-        return itertools.islice(reader.read(skip_bad=skip_bad), limit)
-
+    store = engine.ChunkStore([out])
+    plan = engine.plan(setup.pipeline, setup.input_id)
+    if shard is not None and shard[1] > 1:
+        outcome = engine.map_phase(
+            setup.pipeline, setup.records, plan, store, chunk_size=chunk_size, shard=shard, progress=progress
+        )
+        info = redact_tree(
+            {
+                "shard": [shard[0] + 1, shard[1]],
+                "command": redact(command),
+                "recipe": recipe,
+                "input": setup.input_id,
+                "fingerprints": {s.name: fp for s, fp in plan.maps},
+                "chunks": outcome.n_chunks,
+                "computed": outcome.computed,
+                "versions": _versions(),
+                "started": datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
+                "seconds": round(time.time() - started, 2),
+            }
+        )
+        write_json(out / SHARD_FILE, info)
+        return info
     t0 = time.time()
-    result = engine.run(pipeline, records, input_id, engine.ChunkStore([out]), chunk_size=chunk_size, progress=progress)
-    timings["generate"] = time.time() - t0
+    outcome = engine.map_phase(setup.pipeline, setup.records, plan, store, chunk_size=chunk_size, progress=progress)
+    result = engine.global_phase(setup.pipeline, plan, outcome, progress)
+    store.prune(plan)
+    extra = {"stages_computed": len(outcome.computed), "chunks": outcome.n_chunks}
+    return _write(setup, out, target, result, started, {"generate": time.time() - t0}, command, progress, extra)
 
+
+def run_merge(
+    shards: list[Path],
+    out: Path,
+    *,
+    progress: Progress | None = None,
+    command: str = "",
+    force: bool = False,
+) -> dict[str, Any]:
+    """Join the shard folders of one sharded build into the dataset a single run gives: every chunk's stored
+    stages are found in the shards, the global stages (NEI pairing, balancing) run here. The input file must
+    be readable here too (the pre-filter reads it again, cheaply)."""
+    progress = progress or SilentProgress()
+    started = time.time()
+    target = check_output_dir(out, force=force)
+    infos = []
+    for d in shards:
+        try:
+            infos.append(json.loads((Path(d) / SHARD_FILE).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as e:
+            raise ValueError(f"{d}: not a shard folder of claimforge build --shard ({e})") from None
+    first = infos[0]
+    n = first["shard"][1]
+    for d, info in zip(shards, infos, strict=True):
+        for key in ("recipe", "input", "fingerprints"):
+            if info[key] != first[key]:
+                raise ValueError(f"{d}: built with another {key} than {shards[0]}; shards must come from one command")
+    got = sorted(info["shard"][0] for info in infos)
+    if got != list(range(1, n + 1)):
+        raise ValueError(f"merge needs shards 1..{n} of {n} exactly once; got {', '.join(map(str, got))}")
+    inp = first["input"]
+    setup = _setup(first["recipe"], inp["limit"], inp["skip_bad"], inp["chunk_size"])
+    if setup.input_id["sha256"] != inp["sha256"]:
+        raise ValueError(f"{inp['reader'].get('path')}: the input file changed since the shards were built")
+    plan = engine.plan(setup.pipeline, setup.input_id)
+    if {s.name: fp for s, fp in plan.maps} != first["fingerprints"]:
+        raise ValueError("the shards were built with another claimforge version or changed model files")
+    store = engine.ChunkStore([Path(d) for d in shards], writable=False)
+    t0 = time.time()
+    outcome = engine.map_phase(
+        setup.pipeline, setup.records, plan, store, chunk_size=inp["chunk_size"], compute=False, progress=progress
+    )
+    result = engine.global_phase(setup.pipeline, plan, outcome, progress)
+    target.mark()
+    extra = {"merged_shards": [str(d) for d in shards], "chunks": outcome.n_chunks}
+    return _write(setup, out, target, result, started, {"merge": time.time() - t0}, command, progress, extra)
+
+
+def _write(
+    setup: _Setup,
+    out: Path,
+    target: OutputDir,
+    result: BuildResult,
+    started: float,
+    timings: dict[str, float],
+    command: str,
+    progress: Progress,
+    extra: dict[str, Any],
+) -> dict[str, Any]:
     t0 = time.time()
     target.start()  # marks the folder as a claimforge build; removes the previous build's outputs
     # manifest.json marks a finished build: removed before writing, written last.
@@ -101,19 +215,20 @@ def run_build(
         tick(1, 1)
     manifest: dict[str, Any] = {
         "command": redact(command),
-        "pipeline": spec["name"],
-        "recipe": recipe,
-        "input": input_id,
-        "chunk_size": chunk_size,
+        "pipeline": setup.spec["name"],
+        "recipe": setup.recipe,
+        "input": setup.input_id,
         "components": result.components,
         "exports": exports,
         "versions": _versions(),
         "started": datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
+        **extra,
     }
     if target.replaced is not None:
         manifest["replaced_build"] = {k: target.replaced.get(k) for k in ("pipeline", "started", "command")}
     manifest = redact_tree(manifest)
-    stats = write_report(out, f"{spec['name']} dataset", result.examples, result.rejects, result.n_input, manifest)
+    title = f"{setup.spec['name']} dataset"
+    stats = write_report(out, title, result.examples, result.rejects, result.n_input, manifest)
     timings["write"] = time.time() - t0
     timings["total"] = time.time() - started
     manifest["counts"] = {k: stats[k] for k in ("items_in", "items_used", "items_rejected", "examples", "labels")}

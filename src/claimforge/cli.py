@@ -64,7 +64,10 @@ def _build(
     sets: list[str],
     skip_bad: bool,
     force: bool = False,
+    shard: str | None = None,
+    chunk_size: int | None = None,
 ) -> None:
+    from claimforge import engine
     from claimforge.build import run_build
     from claimforge.progress import RichProgress
 
@@ -77,14 +80,42 @@ def _build(
             # --set reader.* then applies on top, like any other override.
             recipe["reader"] = {**(old if old.get("name") == name else {}), "name": name, "path": path}
         recipe = apply_overrides(recipe, sets)
+        part = _parse_shard(shard) if shard else None
         command = "claimforge " + " ".join(shlex.quote(a) for a in sys.argv[1:])
         with RichProgress() as progress:
             manifest = run_build(
-                recipe, out, limit=limit, skip_bad=skip_bad, progress=progress, command=command, force=force
+                recipe,
+                out,
+                limit=limit,
+                skip_bad=skip_bad,
+                progress=progress,
+                command=command,
+                force=force,
+                chunk_size=chunk_size or engine.CHUNK_SIZE,
+                shard=part,
             )
     except (ValueError, OSError, RuntimeError) as e:  # RecipeError, RegistryError, InputError, model errors
         _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return
+    if "shard" in manifest:
+        i, n = manifest["shard"]
+        console.print(
+            f"[green]done[/green] in {manifest['seconds']} s: shard {i}/{n}, {len(manifest['computed'])} of "
+            f"{manifest['chunks']} chunks computed here; join the shards with: claimforge merge OUT SHARD_DIR..."
+        )
+        return
+    _done(manifest, out)
+
+
+def _parse_shard(text: str) -> tuple[int, int]:
+    """``I/N`` (1-based, as people count) -> (I - 1, N)."""
+    i, sep, n = text.partition("/")
+    if not sep or not i.strip().isdigit() or not n.strip().isdigit() or not 1 <= int(i) <= int(n):
+        raise ValueError(f"--shard expects I/N with 1 <= I <= N, e.g. 2/4; got {text!r}")
+    return int(i) - 1, int(n)
+
+
+def _done(manifest: dict, out: Path) -> None:
     c = manifest["counts"]
     console.print(
         f"[green]done[/green] in {manifest['timings_s']['total']} s: {c['examples']} examples "
@@ -108,13 +139,46 @@ def build(
     force: Annotated[
         bool, typer.Option("--force", help="write into a folder that holds files of something else")
     ] = False,
+    shard: Annotated[
+        str | None, typer.Option(help="build part I of N (e.g. 2/4) for claimforge merge; same command otherwise")
+    ] = None,
+    chunk_size: Annotated[
+        int | None, typer.Option(help="records per chunk: the unit of resume and of shards (default 1000)")
+    ] = None,
 ) -> None:
-    """Build a dataset from a recipe.
+    """Build a dataset from a recipe. Interrupted? Run the same command again: finished chunks are kept.
 
     Example: claimforge build multi2claim --input sciq:../shared/data/sciq/train.json --out out/gsci
     """
     _setup_env(cache_dir, no_cache)
-    _build(recipe, input, out, limit, set_, skip_bad, force)
+    _build(recipe, input, out, limit, set_, skip_bad, force, shard, chunk_size)
+
+
+@app.command()
+def merge(
+    out: Annotated[Path, typer.Option("--out", "-o", help="output directory of the joined dataset")],
+    shards: Annotated[list[Path], typer.Argument(help="the output folders of claimforge build --shard 1/N ... N/N")],
+    cache_dir: Annotated[Path | None, typer.Option(help="cache directory (default ~/.cache/claimforge)")] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="write into a folder that holds files of something else")
+    ] = False,
+) -> None:
+    """Join the shards of a build into the dataset one run gives (NEI pairing and balancing run here).
+
+    Example: claimforge merge --out out/gsci out/gsci-1 out/gsci-2
+    """
+    from claimforge.build import run_merge
+    from claimforge.progress import RichProgress
+
+    _setup_env(cache_dir, False)
+    try:
+        command = "claimforge " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        with RichProgress() as progress:
+            manifest = run_merge(shards, out, progress=progress, command=command, force=force)
+    except (ValueError, OSError, RuntimeError) as e:
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
+        return
+    _done(manifest, out)
 
 
 @app.command()

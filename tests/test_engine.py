@@ -1,0 +1,209 @@
+"""The stage engine: stored stages resume a killed build to identical files, a changed config reruns only the
+stages it touches, shards + merge equal one run, stored outputs round-trip exactly and run no code."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from claimforge import engine
+from claimforge.build import run_build, run_merge
+from claimforge.cli import DEMO_SAMPLE
+from claimforge.config import apply_overrides, load_recipe
+from claimforge.generate.base import QA2DResult
+from claimforge.generate.kbin import Negation
+from claimforge.generate.multi2claim import OptionClaim
+from claimforge.pipeline import Chunk, Pipeline, Stage, Unit
+from claimforge.records import Label, MCQItem, SourceRef
+from claimforge.registry import ComponentConfig, registry
+
+
+class CountingQA2DConfig(ComponentConfig):
+    pass
+
+
+CALLS: list[int] = []  # the number of requests of each convert call
+KILL_AT = [0]  # raise on this call (1-based; 0: never), as a killed process stops (not part of the config)
+
+
+class CountingQA2D:
+    """A deterministic QA2D stand-in that counts its calls and can die on the n-th one."""
+
+    model_id = "counting-qa2d"
+
+    def __init__(self, config: CountingQA2DConfig) -> None:
+        self.config = config
+
+    def convert(self, requests):  # type: ignore[no-untyped-def]
+        CALLS.append(len(requests))
+        if len(CALLS) == KILL_AT[0]:
+            raise KeyboardInterrupt("killed")
+        return [QA2DResult(text=f"{r.question.rstrip('?')} is {r.answer}.") for r in requests]
+
+
+registry.register("qa2d", "test-counting", CountingQA2DConfig)(CountingQA2D)
+
+
+def recipe(*sets: str) -> dict[str, Any]:
+    base = [f"reader.path={DEMO_SAMPLE}", "qa2d.name=test-counting", "embedder.name=hashing", "balance=false"]
+    return apply_overrides(load_recipe("multi2claim"), [*base, *sets])
+
+
+def digest(out: Path) -> dict[str, str]:
+    skip = {"manifest.json", "report.md", "lengths.png", "examples.parquet"}
+    return {
+        str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and p.name not in skip and not any(x.startswith(".") for x in p.relative_to(out).parts)
+    }
+
+
+def build(out: Path, *sets: str, **kw: Any) -> dict[str, Any]:
+    CALLS.clear()
+    return run_build(recipe(*sets), out, chunk_size=7, **kw)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    out = tmp_path_factory.mktemp("ref") / "one-run"
+    build(out)
+    assert len(CALLS) == 7  # 48 records in chunks of 7
+    return digest(out)
+
+
+def test_chunked_build_equals_a_single_chunk_build(tmp_path: Path, reference: dict[str, str]) -> None:
+    CALLS.clear()
+    run_build(recipe(), tmp_path / "whole", chunk_size=1000)
+    assert digest(tmp_path / "whole") == reference
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_killed_build_resumes_to_identical_files(tmp_path: Path, reference: dict[str, str], seed: int) -> None:
+    kill_at = random.Random(seed).randint(1, 7)
+    out = tmp_path / "b"
+    KILL_AT[0] = kill_at
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            build(out)
+    finally:
+        KILL_AT[0] = 0
+    assert not (out / "manifest.json").exists()
+    build(out)  # the same command again
+    assert len(CALLS) == 7 - (kill_at - 1)  # the chunks finished before the kill were not redone
+    assert digest(out) == reference
+
+
+def test_a_rerun_of_a_finished_build_computes_nothing(tmp_path: Path, reference: dict[str, str]) -> None:
+    out = tmp_path / "c"
+    build(out)
+    manifest = build(out)
+    assert CALLS == [] and manifest["stages_computed"] == 0
+    assert digest(out) == reference
+
+
+def test_changed_config_reruns_only_the_stages_it_touches(tmp_path: Path) -> None:
+    out = tmp_path / "d"
+    build(out)
+    stored = {p.name: {q.name for q in p.iterdir()} for p in (out / ".stages").iterdir()}
+    build(out, "nei_top_k=3")  # a global stage's field: no map stage reruns
+    assert CALLS == []
+    build(out, "max_claim_words=12")  # the qa2d stage's field: qa2d and later stages rerun, options do not
+    assert len(CALLS) == 7
+    now = {p.name: {q.name for q in p.iterdir()} for p in (out / ".stages").iterdir()}
+    assert now["embed_options"] == stored["embed_options"]
+    assert now["qa2d"] != stored["qa2d"] and now["embed_explanations"] != stored["embed_explanations"]
+    fresh = tmp_path / "fresh"
+    build(fresh, "max_claim_words=12")
+    assert digest(out) == digest(fresh)
+
+
+def test_shards_and_merge_equal_one_run(tmp_path: Path, reference: dict[str, str]) -> None:
+    parts = [tmp_path / f"s{i}" for i in range(1, 4)]
+    for i, d in enumerate(parts):
+        info = build(d, shard=(i, 3))
+        assert info["shard"] == [i + 1, 3] and not (d / "examples.jsonl").exists()
+    assert sorted(
+        c for d in parts for c in __import__("json").loads((d / "shard.json").read_text())["computed"]
+    ) == list(range(7))
+    CALLS.clear()
+    manifest = run_merge(parts, tmp_path / "merged")
+    assert CALLS == [] and manifest["counts"]["items_in"] == 48
+    assert digest(tmp_path / "merged") == reference
+    with pytest.raises(ValueError, match=r"shards 1..3 of 3 exactly once"):
+        run_merge(parts[:2], tmp_path / "m2")
+
+
+def test_merge_refuses_shards_of_different_builds(tmp_path: Path) -> None:
+    build(tmp_path / "a", shard=(0, 2))
+    build(tmp_path / "b", "nei_top_k=3", shard=(1, 2))
+    with pytest.raises(ValueError, match="another recipe"):
+        run_merge([tmp_path / "a", tmp_path / "b"], tmp_path / "m")
+
+
+def test_bad_shard_and_chunk_size_fail_before_work(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="--shard"):
+        build(tmp_path / "x", shard=(3, 3))
+    with pytest.raises(ValueError, match="--chunk-size"):
+        run_build(recipe(), tmp_path / "y", chunk_size=0)
+    assert CALLS == []
+
+
+def test_stored_values_round_trip_exactly() -> None:
+    ref = SourceRef(dataset="t", path="t.json", line=3, item_id="t:1")
+    item = MCQItem(id="t:1", question="Q?", options=("a", "b"), answer_index=0, ref=ref, meta={"k": [1, 2]})
+    value = {
+        "vec": np.arange(6, dtype=np.float32).reshape(2, 3) / 7,
+        "scalar": np.float32(0.1),
+        "pair": ("x", 1.0000000000000002),
+        "item": item,
+        "label": Label.REFUTED,
+        "neg": Negation("not x", None, {"relation": "sibling"}),
+        "nested": [OptionClaim("b", "distractor", 0.25, QA2DResult(text=None, reason="why"))],
+        "tuple": (1, "a", {"x": (2.5,)}),
+    }
+    back = engine.decode(__import__("json").loads(__import__("json").dumps(engine.encode(value))))
+    assert np.array_equal(back["vec"], value["vec"]) and back["vec"].dtype == np.float32
+    assert type(back["scalar"]) is np.float32 and back["scalar"] == value["scalar"]
+    assert {k: v for k, v in back.items() if k not in ("vec", "scalar")} == {
+        k: v for k, v in value.items() if k not in ("vec", "scalar")
+    }
+
+
+def test_stored_values_never_name_classes_outside_claimforge() -> None:
+    with pytest.raises(engine.EngineError, match="outside claimforge"):
+        engine.decode({"__dc": "os:system", "v": {}})
+
+
+class _Cfg(ComponentConfig):
+    reader: dict[str, Any] | None = None
+    size: int = 1
+    forgotten: int = 2
+
+
+class _Toy(Pipeline):
+    method = "toy"
+    item_type = MCQItem
+
+    def prefilter(self) -> Any:
+        return None
+
+    def stages(self) -> list[Stage]:
+        return [Stage("m", "map", lambda chunk: None, config=("size",))]
+
+
+def test_every_config_field_must_belong_to_a_stage() -> None:
+    with pytest.raises(engine.EngineError, match=r"\['forgotten'\] belong to no stage"):
+        engine.plan(_Toy(_Cfg()), {})
+
+
+def test_units_rejected_by_a_stage_skip_the_later_ones() -> None:
+    ref = SourceRef(dataset="t", path="t", line=1, item_id="a")
+    units = [Unit(0, MCQItem(id="a", question="q", options=("x",), answer_index=0, ref=ref))]
+    chunk = Chunk(0, units, step=105)
+    chunk.reject(units[0], "qa2d", "no_question_form")
+    assert chunk.live() == [] and units[0].rejected == 105 and chunk.rejects[0][0] == 105
