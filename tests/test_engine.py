@@ -207,3 +207,35 @@ def test_units_rejected_by_a_stage_skip_the_later_ones() -> None:
     chunk = Chunk(0, units, step=105)
     chunk.reject(units[0], "qa2d", "no_question_form")
     assert chunk.live() == [] and units[0].rejected == 105 and chunk.rejects[0][0] == 105
+
+
+def _real_recipe(*sets: str) -> dict[str, Any]:
+    """Components every worker process can build (registered by claimforge itself, not by this test)."""
+    base = [f"reader.path={DEMO_SAMPLE}", "embedder.name=hashing", "balance=false"]
+    return apply_overrides(load_recipe("multi2claim"), [*base, *sets])
+
+
+@pytest.fixture(scope="module")
+def real_reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    out = tmp_path_factory.mktemp("real") / "local"
+    run_build(_real_recipe(), out, chunk_size=7)
+    return digest(out)
+
+
+@pytest.mark.slow
+def test_two_worker_processes_equal_one(tmp_path: Path, real_reference: dict[str, str]) -> None:
+    manifest = run_build(_real_recipe(), tmp_path / "w2", chunk_size=7, workers=2)
+    assert manifest["workers"] == 2 and manifest["stages_computed"] == 7
+    assert digest(tmp_path / "w2") == real_reference
+
+
+@pytest.mark.slow
+def test_ray_engine_equals_the_local_engine(tmp_path: Path, real_reference: dict[str, str]) -> None:
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'claimforge[ray]')")
+    pytest.importorskip("ray.data", reason="Ray Data is not installed (pip install 'claimforge[ray]')")
+    try:
+        manifest = run_build(_real_recipe(), tmp_path / "ray", chunk_size=7, workers=2, engine_name="ray")
+    finally:
+        ray.shutdown()
+    assert manifest["engine"] == "ray" and manifest["stages_computed"] == 7
+    assert digest(tmp_path / "ray") == real_reference

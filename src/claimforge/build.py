@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from claimforge import __version__, engine
 from claimforge.config import pipeline_spec
@@ -99,6 +99,9 @@ def run_build(
     force: bool = False,
     chunk_size: int = engine.CHUNK_SIZE,
     shard: tuple[int, int] | None = None,
+    workers: int = 1,
+    engine_name: Literal["local", "ray"] = "local",
+    ray_address: str | None = None,
 ) -> dict[str, Any]:
     """Build the dataset a recipe describes into ``out``; returns the manifest.
 
@@ -108,12 +111,18 @@ def run_build(
     is stored under ``out/.stages``: the same command after an interruption redoes only what is missing.
 
     ``shard=(i, n)`` (0-based) runs the map stages of this shard's chunks only and writes ``shard.json``
-    instead of a dataset; :func:`run_merge` joins the shards."""
+    instead of a dataset; :func:`run_merge` joins the shards. ``workers > 1`` runs the map stages in that many
+    processes (each with its own models) and the global stages here; ``engine_name="ray"`` runs them as Ray Data
+    ``map_batches`` on a local Ray or the cluster at ``ray_address`` (:mod:`claimforge.ray_engine`)."""
     progress = progress or SilentProgress()
     started = time.time()
     target = check_output_dir(out, force=force)
     if shard is not None and not (shard[1] >= 1 and 0 <= shard[0] < shard[1]):
         raise ValueError(f"--shard must be I/N with 1 <= I <= N (got {shard[0] + 1}/{shard[1]})")
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1 (got {workers})")
+    if engine_name not in ("local", "ray"):
+        raise ValueError(f"--engine must be local or ray (got {engine_name!r})")
     setup = _setup(recipe, limit, skip_bad, chunk_size)
     target.mark()  # the stored stage outputs live in the output folder, so it is claimed before they are written
     store = engine.ChunkStore([out])
@@ -139,11 +148,58 @@ def run_build(
         write_json(out / SHARD_FILE, info)
         return info
     t0 = time.time()
-    outcome = engine.map_phase(setup.pipeline, setup.records, plan, store, chunk_size=chunk_size, progress=progress)
+    extra: dict[str, Any] = {"engine": engine_name, "workers": workers}
+    if engine_name == "ray":
+        from claimforge.ray_engine import ray_map
+
+        with progress.stage(f"map stages (ray, {workers} actors)") as tick:
+            extra["stages_computed"] = ray_map(setup, plan, store, workers=workers, address=ray_address, tick=tick)
+    elif workers > 1:
+        with progress.stage(f"map stages ({workers} worker processes)") as tick:
+            extra["stages_computed"] = _parallel_map(recipe, out, limit, skip_bad, chunk_size, workers)
+            tick(1, 1)
+    outcome = engine.map_phase(
+        setup.pipeline, setup.records, plan, store, chunk_size=chunk_size, progress=progress, compute=True
+    )
     result = engine.global_phase(setup.pipeline, plan, outcome, progress)
     store.prune(plan)
-    extra = {"stages_computed": len(outcome.computed), "chunks": outcome.n_chunks}
+    extra.setdefault("stages_computed", len(outcome.computed))
+    extra["chunks"] = outcome.n_chunks
     return _write(setup, out, target, result, started, {"generate": time.time() - t0}, command, progress, extra)
+
+
+def _map_shard(
+    recipe: dict[str, Any], out: Path, limit: int | None, skip_bad: bool, chunk_size: int, shard: tuple[int, int]
+) -> int:
+    """One worker process: the map stages of one shard's chunks, stored in ``out``; returns how many chunks
+    it computed. Each worker gets an equal share of the CPU threads."""
+    import os
+
+    threads = max(1, (os.cpu_count() or 1) // shard[1])
+    with contextlib.suppress(ImportError):
+        import torch
+
+        torch.set_num_threads(threads)
+    setup = _setup(recipe, limit, skip_bad, chunk_size)
+    plan = engine.plan(setup.pipeline, setup.input_id)
+    outcome = engine.map_phase(
+        setup.pipeline, setup.records, plan, engine.ChunkStore([out]), chunk_size=chunk_size, shard=shard
+    )
+    return len(outcome.computed)
+
+
+def _parallel_map(
+    recipe: dict[str, Any], out: Path, limit: int | None, skip_bad: bool, chunk_size: int, workers: int
+) -> int:
+    """The map stages in ``workers`` processes (spawned: no state shared with this one), chunk ``c`` in worker
+    ``c % workers``; the caller then finds every chunk stored."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        jobs = [pool.submit(_map_shard, recipe, out, limit, skip_bad, chunk_size, (i, workers)) for i in range(workers)]
+        return sum(j.result() for j in jobs)
 
 
 def run_merge(

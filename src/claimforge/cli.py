@@ -66,6 +66,9 @@ def _build(
     force: bool = False,
     shard: str | None = None,
     chunk_size: int | None = None,
+    workers: int = 1,
+    engine_name: str = "local",
+    ray_address: str | None = None,
 ) -> None:
     from claimforge import engine
     from claimforge.build import run_build
@@ -93,6 +96,9 @@ def _build(
                 force=force,
                 chunk_size=chunk_size or engine.CHUNK_SIZE,
                 shard=part,
+                workers=workers,
+                engine_name=engine_name,  # type: ignore[arg-type]  # checked by run_build
+                ray_address=ray_address,
             )
     except (ValueError, OSError, RuntimeError) as e:  # RecipeError, RegistryError, InputError, model errors
         _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
@@ -145,13 +151,20 @@ def build(
     chunk_size: Annotated[
         int | None, typer.Option(help="records per chunk: the unit of resume and of shards (default 1000)")
     ] = None,
+    workers: Annotated[int, typer.Option(help="processes (or Ray actors) running the map stages")] = 1,
+    engine_name: Annotated[
+        str, typer.Option("--engine", help="local, or ray (pip install 'claimforge[ray]'; docs/scale.md)")
+    ] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option(help="with --engine ray: a cluster's address (default: start a local Ray)")
+    ] = None,
 ) -> None:
     """Build a dataset from a recipe. Interrupted? Run the same command again: finished chunks are kept.
 
     Example: claimforge build multi2claim --input sciq:../shared/data/sciq/train.json --out out/gsci
     """
     _setup_env(cache_dir, no_cache)
-    _build(recipe, input, out, limit, set_, skip_bad, force, shard, chunk_size)
+    _build(recipe, input, out, limit, set_, skip_bad, force, shard, chunk_size, workers, engine_name, ray_address)
 
 
 @app.command()

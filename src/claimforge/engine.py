@@ -267,7 +267,7 @@ class MapOutcome:
     computed: list[int]  # chunks this run computed (not found stored)
 
 
-def _chunks(pipeline: Pipeline, records: Callable[[], Iterable[Any]], chunk_size: int) -> Iterable[Chunk]:
+def chunks(pipeline: Pipeline, records: Callable[[], Iterable[Any]], chunk_size: int) -> Iterable[Chunk]:
     """The input in chunks, every record through the pre-filter in input order."""
     pre = pipeline.prefilter()
     if observes(pre):
@@ -312,17 +312,11 @@ def map_phase(
     with ExitStack() as bars:
         ticks = [bars.enter_context(progress.stage(s.name)) for s, _ in the_plan.maps]
         done = 0
-        for chunk in _chunks(pipeline, records, chunk_size):
+        for chunk in chunks(pipeline, records, chunk_size):
             outcome.n_chunks = chunk.number + 1
             if chunk.number % n_shards != i_shard:
                 continue
-            start = 0
-            for k in range(len(the_plan.maps) - 1, -1, -1):
-                stage, fp = the_plan.maps[k]
-                stored = store.load(stage.name, fp, chunk.number)
-                if stored is not None:
-                    chunk, start = stored, k + 1
-                    break
+            chunk, start = resume_point(the_plan, store, chunk)
             if start < len(the_plan.maps):
                 if not compute:
                     stage, fp = the_plan.maps[start]
@@ -332,12 +326,7 @@ def map_phase(
                         "recipe, input or claimforge version"
                     )
                 outcome.computed.append(chunk.number)
-            for k in range(start, len(the_plan.maps)):
-                stage, fp = the_plan.maps[k]
-                chunk.step = MAP_STEP + k
-                if chunk.live():
-                    stage.fn(chunk)
-                store.save(stage.name, fp, chunk)
+            run_map_stages(the_plan, chunk, start, store)
             done += len(chunk.units)
             for tick in ticks:
                 tick(done, 0)
@@ -345,6 +334,35 @@ def map_phase(
         for tick in ticks:
             tick(done, done)
     return outcome
+
+
+def resume_point(the_plan: Plan, store: ChunkStore, chunk: Chunk) -> tuple[Chunk, int]:
+    """The chunk as the last stored stage left it, and the index of the first map stage still to run."""
+    for k in range(len(the_plan.maps) - 1, -1, -1):
+        stage, fp = the_plan.maps[k]
+        stored = store.load(stage.name, fp, chunk.number)
+        if stored is not None:
+            return stored, k + 1
+    return chunk, 0
+
+
+def run_map_stages(the_plan: Plan, chunk: Chunk, start: int, store: ChunkStore) -> Chunk:
+    """Run the map stages from ``start`` on, storing the chunk after each."""
+    for k in range(start, len(the_plan.maps)):
+        stage, fp = the_plan.maps[k]
+        chunk.step = MAP_STEP + k
+        if chunk.live():
+            stage.fn(chunk)
+        store.save(stage.name, fp, chunk)
+    return chunk
+
+
+def chunk_to_json(chunk: Chunk) -> str:
+    return json.dumps(_chunk_json(chunk), ensure_ascii=False)
+
+
+def chunk_from_json(text: str) -> Chunk:
+    return _chunk_from_json(json.loads(text))
 
 
 def _collect(chunk: Chunk, reads: set[str], outcome: MapOutcome) -> None:
