@@ -181,8 +181,8 @@ def infer_child(
 
 def _scores(probs: Any, pairs: list[Any], slices: list[str], binary: set[str]) -> dict[str, float]:
     """Macro-F1 per held-out slice (binary slices in the 2-way space, as export.py scores them) and their mean."""
-    from claimforge.evaluate.metrics import classification_metrics
     from claimforge.verify.base import gold_label, label_space, two_way
+    from claimforge.verify.metrics import classification_metrics
 
     out: dict[str, float] = {}
     for name in sorted(set(slices)):

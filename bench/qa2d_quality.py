@@ -13,8 +13,8 @@ from typing import Any
 
 from claimforge.config import apply_overrides, load_recipe
 from claimforge.evaluate.qa2d_quality import claim_checks, rouge_l, sample, summarise
-from claimforge.generate.base import QA2DRequest
 from claimforge.registry import registry
+from claimforge.types import QA2DRequest
 
 
 def main() -> None:

@@ -15,12 +15,12 @@ from claimforge import engine
 from claimforge.build import run_build, run_merge
 from claimforge.cli import DEMO_SAMPLE
 from claimforge.config import apply_overrides, load_recipe
-from claimforge.generate.base import QA2DResult
 from claimforge.generate.kbin import Negation
 from claimforge.generate.multi2claim import OptionClaim
 from claimforge.pipeline import Chunk, Pipeline, Stage, Unit
 from claimforge.records import Label, MCQItem, SourceRef
 from claimforge.registry import ComponentConfig, registry
+from claimforge.types import QA2DResult
 
 
 class CountingQA2DConfig(ComponentConfig):

@@ -215,7 +215,7 @@ def qa2d(
 
     Example: claimforge qa2d "What do neurons pass to the next neuron?" neurotransmitters
     """
-    from claimforge.generate.base import QA2DRequest
+    from claimforge.types import QA2DRequest
 
     _setup_env(None, False)
     try:

@@ -42,7 +42,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
         "claimforge.verify.zeroshot",
         "claimforge.verify.llm_judge",
     ),
-    "nli": ("claimforge.backends.nli",),
+    "nli": ("claimforge.verify.nli",),
 }
 
 

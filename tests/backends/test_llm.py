@@ -25,8 +25,8 @@ from claimforge.backends.llm import (
     parse_claim,
     usable_reply,
 )
-from claimforge.generate.base import QA2DRequest, QA2DResult
 from claimforge.registry import RegistryError, registry
+from claimforge.types import QA2DRequest, QA2DResult
 
 SECRET = "sk-test-Zq8cV3mN1pL0xY7w"
 KEY_ENV = "CLAIMFORGE_TEST_LLM_KEY"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from claimforge.backends.seq2seq import HFSeq2Seq, HFSeq2SeqConfig, ModelLoadError
-from claimforge.generate.base import QA2DRequest, QA2DResult
 from claimforge.registry import RegistryError, registry
+from claimforge.types import QA2DRequest, QA2DResult
 
 # Mixed lengths (so a batch needs padding), and a duplicate.
 TEXTS = [

@@ -28,9 +28,9 @@ from claimforge.evaluate.experiments import (
     transfer,
     zeroshot,
 )
-from claimforge.evaluate.metrics import classification_metrics
 from claimforge.io.benchmarks import DATA_ENV, load_task
 from claimforge.records import Label, Pair
+from claimforge.verify.metrics import classification_metrics
 
 FIXTURES = Path(__file__).parents[1] / "io" / "fixtures" / "benchmarks"
 S, R, N = Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO

@@ -37,8 +37,8 @@ def test_rules_do_not_regress_on_the_sample_they_were_fixed_against() -> None:
     """The seed-2026 sample of bench/qa2d_quality.py is the one the rules were written against (its figures are
     history, not a measurement: docs/qa2d_quality.md reports a fresh sample); it stays as a regression guard."""
     from claimforge.evaluate.qa2d_quality import claim_checks, sample, summarise
-    from claimforge.generate.base import QA2DRequest
     from claimforge.registry import registry
+    from claimforge.types import QA2DRequest
 
     conv = registry.build("qa2d", {"name": "rules"})
     nlp = registry.build("nlp", {"name": "spacy"})

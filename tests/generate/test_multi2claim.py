@@ -29,7 +29,7 @@ class FakeQA2D:
     model_id = "fake-qa2d"
 
     def convert(self, requests):  # type: ignore[no-untyped-def]
-        from claimforge.generate.base import QA2DResult
+        from claimforge.types import QA2DResult
 
         out = []
         for r in requests:
@@ -238,7 +238,7 @@ def test_oversized_questions_evidence_and_claims_are_rejects_that_say_so() -> No
 
     class LongClaims(FakeQA2D):
         def convert(self, requests):  # type: ignore[no-untyped-def]
-            from claimforge.generate.base import QA2DResult
+            from claimforge.types import QA2DResult
 
             return [
                 QA2DResult(text="The answer is " + "long " * 400 + ".") if "LONGCLAIM" in r.question else res

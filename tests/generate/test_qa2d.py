@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from claimforge.generate.base import QA2DRequest
 from claimforge.generate.qa2d import finish, prepare_question
 from claimforge.registry import registry
+from claimforge.types import QA2DRequest
 
 
 @pytest.fixture(scope="module")

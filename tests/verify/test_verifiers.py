@@ -256,7 +256,7 @@ def test_max_train_pairs_is_a_seeded_subsample(tiny_bert: Path, tmp_path: Path) 
 
 
 def test_a_trained_verifier_beats_chance_on_held_out_pairs(tiny_bert: Path, tmp_path: Path) -> None:
-    from claimforge.evaluate.metrics import classification_metrics
+    from claimforge.verify.metrics import classification_metrics
 
     train_pairs = toy_pairs(60)
     held = [p.model_copy(update={"id": f"held:{i}"}) for i, p in enumerate(toy_pairs(150)[90:])]

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from nli_data import splits  # noqa: E402
 
 from claimforge.evaluate.experiments import score  # noqa: E402
-from claimforge.evaluate.metrics import classification_metrics  # noqa: E402
 from claimforge.verify.base import TwoWay, load_verifier  # noqa: E402
+from claimforge.verify.metrics import classification_metrics  # noqa: E402
 
 BINARY = {"fever_nli", "nli4ct", "vitaminc_synthetic"}  # sources with two gold labels
 

@@ -20,9 +20,10 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from claimforge.cache import CachedComponentConfig, fingerprint
-from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
+from claimforge.nlp.normalize import finish_sentence
 from claimforge.redact import url_userinfo, url_without_userinfo
 from claimforge.registry import registry
+from claimforge.types import QA2DRequest, QA2DResult
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,9 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from claimforge.cache import CachedComponentConfig, fingerprint
-from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
+from claimforge.nlp.normalize import finish_sentence
 from claimforge.registry import registry
+from claimforge.types import QA2DRequest, QA2DResult
 
 _PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt", ".pkl")
 

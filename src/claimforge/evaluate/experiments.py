@@ -17,18 +17,18 @@ from typing import Any, Literal
 import numpy as np
 
 from claimforge.cache import files_digest
-from claimforge.evaluate.metrics import (
+from claimforge.io.benchmarks import Task, in_dev, load_task
+from claimforge.io.dataset import atomic_open
+from claimforge.records import Label, Pair
+from claimforge.registry import ComponentConfig, registry
+from claimforge.verify.base import TorchVerifier, TwoWay, Verifier, gold_label, project_labels
+from claimforge.verify.metrics import (
     bootstrap_ci,
     classification_metrics,
     majority_baseline,
     mean_std,
     save_confusion_png,
 )
-from claimforge.io.benchmarks import Task, in_dev, load_task
-from claimforge.io.dataset import atomic_open
-from claimforge.records import Label, Pair
-from claimforge.registry import ComponentConfig, registry
-from claimforge.verify.base import TorchVerifier, TwoWay, Verifier, gold_label, project_labels
 from claimforge.verify.trainer import BEST_DIR, train, train_config
 
 Log = Callable[[str], None]

@@ -29,12 +29,12 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from claimforge.generate.base import QA2DRequest, finish_sentence
 from claimforge.generate.simplify import can_be_finite, claim_from_clause, clauses, clean_sentence, verb_like
-from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
+from claimforge.nlp.normalize import contains_content, content_lemmas, finish_sentence, word_count
 from claimforge.pipeline import MAP_STEP, BuildState, Chunk, Pipeline, Stage
 from claimforge.records import Document, Example, Label, Reject, SentenceItem
 from claimforge.registry import ComponentConfig, registry
+from claimforge.types import QA2DRequest
 
 METHOD = "claimgen"
 

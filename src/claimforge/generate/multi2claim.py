@@ -16,11 +16,11 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from claimforge.generate.base import QA2DRequest, QA2DResult
 from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
 from claimforge.pipeline import BuildState, Chunk, Pipeline, Stage
 from claimforge.records import Example, Label, MCQItem, Reject
 from claimforge.registry import ComponentConfig, registry
+from claimforge.types import QA2DRequest, QA2DResult
 
 METHOD = "multi2claim"
 

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from claimforge.generate.base import QA2DRequest, QA2DResult, finish_sentence
-from claimforge.nlp.normalize import AUXILIARIES
+from claimforge.nlp.normalize import AUXILIARIES, finish_sentence
 from claimforge.registry import ComponentConfig, registry
+from claimforge.types import QA2DRequest, QA2DResult
 
 AUX_WORDS = AUXILIARIES
 BE_FORMS = frozenset(["is", "are", "was", "were", "am", "be"])

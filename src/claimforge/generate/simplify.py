@@ -22,8 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from claimforge.generate.base import finish_sentence
-from claimforge.nlp.normalize import finite_verb_form
+from claimforge.nlp.normalize import finish_sentence, finite_verb_form
 
 # ---------------------------------------------------------------------------------------------------
 # Text-level cleanup

@@ -114,3 +114,24 @@ def noun_reading(word: str) -> bool:
     from lemminflect import getAllLemmas
 
     return "NOUN" in getAllLemmas(word.lower(), upos="NOUN")
+
+
+def finish_sentence(text: str) -> str | None:
+    """Tidy a generated sentence: spacing around punctuation, a capital first letter (a first word with
+    inner capitals or digits such as "mRNA", "pH" or "p53" keeps its case), capitals after inner sentence ends, and a
+    final period. None when nothing but punctuation is left."""
+    t = " ".join(text.split())
+    t = re.sub(r"\s+([,.;:!?%)])", r"\1", t)
+    t = re.sub(r"([(])\s+", r"\1", t)
+    t = re.sub(r"\s+'s\b", "'s", t)
+    t = t.rstrip(" ,;:-").strip()
+    if not any(ch.isalnum() for ch in t):
+        return None
+    first = t.split(" ", 1)[0]
+    if t[0].islower() and not any(ch.isupper() or ch.isdigit() for ch in first[1:]):
+        t = t[0].upper() + t[1:]
+    # "... a physicist. his name is" -> ". His"; not after abbreviations such as "E. coli".
+    t = re.sub(r"(\w{3,}[.!?] )([a-z])(?=[a-z]* )", lambda m: m.group(1) + m.group(2).upper(), t)
+    if t[-1] not in ".!?":
+        t += "."
+    return t

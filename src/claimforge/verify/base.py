@@ -7,40 +7,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar
 
 import numpy as np
 
 from claimforge.records import Label, Pair
 from claimforge.registry import ComponentConfig, registry
+from claimforge.types import LABELS_2, LABELS_3, Verifier, gold_label, label_space, project_labels  # noqa: F401  (the verifier API)
 
-LABELS_3: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
-LABELS_2: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED)
 VERIFIER_FILE = "verifier.json"
-
-
-def label_space(num_labels: int) -> tuple[Label, ...]:
-    if num_labels not in (2, 3):
-        raise ValueError(f"num_labels must be 2 or 3, got {num_labels}")
-    return LABELS_3 if num_labels == 3 else LABELS_2
-
-
-def project_labels(labels: Sequence[Label], space: Sequence[Label]) -> tuple[Label, ...]:
-    """Gold labels in a verifier's label space: a 2-way space reads NOT_ENOUGH_INFO as REFUTED
-    ("not supported"), the reading of the binary benchmarks (COVID-Fact, FEVER-NLI)."""
-    out: list[Label] = []
-    for lab in labels:
-        mapped = lab if lab in space else Label.REFUTED
-        if mapped not in out:
-            out.append(mapped)
-    return tuple(out)
-
-
-def gold_label(labels: Sequence[Label], space: Sequence[Label], pred: Label | None = None) -> Label:
-    """The gold label to score a prediction against: when the source allows several ("not entailment" =
-    REFUTED or NOT_ENOUGH_INFO), a prediction among them is right, so it is the gold; otherwise the first."""
-    allowed = project_labels(labels, space)
-    return pred if pred in allowed else allowed[0]
 
 
 def target_mask(pairs: Sequence[Pair], space: Sequence[Label]) -> np.ndarray:
@@ -53,25 +28,6 @@ def target_mask(pairs: Sequence[Pair], space: Sequence[Label]) -> np.ndarray:
         for lab in project_labels(pair.labels, space):
             mask[row, index[lab]] = 1.0
     return mask
-
-
-@runtime_checkable
-class Verifier(Protocol):
-    """Predicts label probabilities for claim–evidence pairs."""
-
-    @property
-    def labels(self) -> tuple[Label, ...]:
-        """The label space, in the column order of ``predict_proba``."""
-        ...
-
-    @property
-    def model_id(self) -> str:
-        """Identifies the model (and its weights) in caches and run cards."""
-        ...
-
-    def predict_proba(self, pairs: Sequence[Pair], progress: Any = None) -> np.ndarray:
-        """An (n, len(labels)) array of probabilities, rows in the order of ``pairs``."""
-        ...
 
 
 def two_way(probs: np.ndarray) -> np.ndarray:

@@ -138,7 +138,7 @@ def _saved_run_id(ckpt: Path) -> str | None:
 
 
 def dev_scores(verifier: TorchVerifier, dev: Sequence[Pair]) -> dict[str, float]:
-    from claimforge.evaluate.metrics import classification_metrics
+    from claimforge.verify.metrics import classification_metrics
 
     probs = verifier.predict_proba(dev)
     pred = [verifier.labels[i] for i in probs.argmax(axis=1)]

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from claimforge.evaluate.metrics import (
+from claimforge.records import Label
+from claimforge.verify.metrics import (
     bootstrap_ci,
     classification_metrics,
     majority_baseline,
     mean_std,
     save_confusion_png,
 )
-from claimforge.records import Label
 
 S, R, N = Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO
 LABELS = (S, R, N)

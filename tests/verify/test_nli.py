@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from claimforge.backends.nli import embedded_model_dir
 from claimforge.records import Pair
 from claimforge.registry import registry
+from claimforge.verify.nli import embedded_model_dir
 
 
 def _pair(claim: str, evidence: str) -> Pair:
