@@ -10,7 +10,7 @@ import functools
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -51,7 +51,7 @@ def _load_sentence_transformer(path: str, device: str, max_seq_length: int | Non
     if max_seq_length:
         model.max_seq_length = max_seq_length
     if quantize:
-        # Dynamic int8 quantisation of the Linear layers: about 2x faster on CPU (docs/benchmarks.md).
+        # Dynamic int8 quantisation of the Linear layers (docs/benchmarks.md).
         import warnings
 
         import torch
@@ -60,6 +60,77 @@ def _load_sentence_transformer(path: str, device: str, max_seq_length: int | Non
             warnings.simplefilter("ignore")
             model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
     return model
+
+
+class _MeanPooled:
+    """The transformer of a sentence-transformers model with its mean pooling and L2 normalisation, as one
+    module for ONNX export (the bundled MiniLM's modules: Transformer, Pooling(mean), Normalize)."""
+
+    def __new__(cls, st_model: Any) -> Any:
+        import torch
+
+        class Module(torch.nn.Module):
+            def __init__(self, encoder: Any) -> None:
+                super().__init__()
+                self.encoder = encoder
+
+            def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+                hidden = self.encoder(
+                    input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+                )[0]
+                mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+                pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+                return torch.nn.functional.normalize(pooled, p=2, dim=1)
+
+        encoder = st_model[0].auto_model
+        if hasattr(encoder, "set_attn_implementation"):
+            encoder.set_attn_implementation("eager")  # the attention pattern ONNX Runtime fuses on CPU
+        return Module(encoder).float().eval()
+
+
+def _check_mean_pooling(st_model: Any, path: str) -> None:
+    names = [type(m).__name__ for m in st_model]
+    pooling = st_model[1] if len(st_model) > 1 else None
+    mode = getattr(pooling, "pooling_mode", None) == "mean" or getattr(pooling, "pooling_mode_mean_tokens", False)
+    if names[:2] != ["Transformer", "Pooling"] or not mode or names[2:] not in ([], ["Normalize"]):
+        raise ValueError(
+            f"{path}: the ONNX embedder runtimes support Transformer + mean Pooling (+ Normalize) models; "
+            f"this one is {' + '.join(names)}: use runtime: torch"
+        )
+
+
+@functools.lru_cache(maxsize=4)
+def _onnx_session(path: str, max_seq_length: int | None, int8: bool, threads: int) -> tuple[Any, Any]:
+    """(tokenizer, session) of the model's graph, exported (and quantised) once into the cache."""
+    import shutil
+
+    import torch
+
+    from claimforge.backends.onnx import FP32_FILE, INT8_FILE, OPSET, Session, export, publish, quantize_onnx, runtime
+    from claimforge.cache import default_cache_dir, files_digest
+
+    st_model = _load_sentence_transformer(path, "cpu", max_seq_length, False)
+    _check_mean_pooling(st_model, path)
+    p = Path(path)
+    files = [f for f in p.rglob("*") if f.is_file()] if p.is_dir() else []
+    key = files_digest(files, f"st-mean:{path}:{OPSET}:{torch.__version__}:{runtime().__version__}")[:24]
+    graphs = default_cache_dir() / "onnx" / key
+    if not (graphs / FP32_FILE).is_file():
+        tmp = graphs.with_name(f"{graphs.name}.tmp{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        dummy = st_model.tokenizer(["a short text", "a somewhat longer text here"], padding=True, return_tensors="pt")
+        if "token_type_ids" not in dummy:
+            dummy["token_type_ids"] = torch.zeros_like(dummy["input_ids"])
+        module = _MeanPooled(st_model)
+        inputs = {n: dummy[n] for n in ("input_ids", "attention_mask", "token_type_ids")}
+        export(module, inputs, tmp / FP32_FILE, ["embedding"])
+        publish(tmp, graphs)
+    if int8 and not (graphs / INT8_FILE).is_file():
+        tmp_file = graphs / f"{INT8_FILE}.tmp{os.getpid()}"
+        quantize_onnx(graphs / FP32_FILE, tmp_file)
+        tmp_file.replace(graphs / INT8_FILE)
+    return st_model.tokenizer, Session(graphs / (INT8_FILE if int8 else FP32_FILE), threads)
 
 
 def _weights_tag(path: str) -> str:
@@ -76,7 +147,10 @@ class SentenceTransformerConfig(CachedComponentConfig):
     batch_size: int = 64
     max_seq_length: int | None = 256
     device: str = "cpu"
-    quantize: bool = False  # dynamic int8 on CPU: faster, slightly different vectors
+    # How the model runs on CPU (docs/benchmarks.md compares their speed and neighbour agreement):
+    # torch (fp32), torch-bf16 (bf16 autocast), torch-int8 (dynamic int8 Linear layers), onnx (ONNX Runtime
+    # fp32), onnx-int8 (ONNX Runtime, dynamic int8 weights). All but torch give slightly different vectors.
+    runtime: Literal["torch", "torch-bf16", "torch-int8", "onnx", "onnx-int8"] = "torch"
 
 
 class SentenceTransformerEmbedder:
@@ -84,7 +158,8 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, config: SentenceTransformerConfig) -> None:
         self.config = config
-        self.model_id = f"{config.model}@{config.max_seq_length}" + ("+int8" if config.quantize else "")
+        suffix = {"torch": "", "torch-int8": "+int8"}.get(config.runtime, f"+{config.runtime}")
+        self.model_id = f"{config.model}@{config.max_seq_length}{suffix}"
         # Cache keys also carry the weights' identity, so a model retrained in place or a relative path
         # used from another folder never gets another model's vectors.
         self._cache_id = f"{self.model_id}|{_weights_tag(resolve_model_path(config.model))}"
@@ -94,7 +169,53 @@ class SentenceTransformerEmbedder:
     @property
     def model(self) -> Any:
         path = resolve_model_path(self.config.model)
-        return _load_sentence_transformer(path, self.config.device, self.config.max_seq_length, self.config.quantize)
+        quantize = self.config.runtime == "torch-int8"
+        return _load_sentence_transformer(path, self.config.device, self.config.max_seq_length, quantize)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        """Unit-length vectors of ``texts`` with the configured runtime."""
+        runtime = self.config.runtime
+        if runtime.startswith("onnx"):
+            return self._encode_onnx(texts, int8=runtime == "onnx-int8")
+        import contextlib
+
+        import torch
+
+        autocast = torch.autocast("cpu", dtype=torch.bfloat16) if runtime == "torch-bf16" else contextlib.nullcontext()
+        with autocast:
+            return self.model.encode(
+                texts,
+                batch_size=self.config.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+
+    def _encode_onnx(self, texts: list[str], int8: bool) -> np.ndarray:
+        """Batches of similar length (as sentence-transformers forms them), run by ONNX Runtime."""
+        import torch
+
+        path = resolve_model_path(self.config.model)
+        tokenizer, session = _onnx_session(path, self.config.max_seq_length, int8, torch.get_num_threads())
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out = np.zeros((len(texts), 0), dtype=np.float32)
+        size = self.config.batch_size
+        for b in range(0, len(order), size):
+            idx = order[b : b + size]
+            enc = tokenizer(
+                [texts[i] for i in idx],
+                padding=True,
+                truncation=True,
+                max_length=self.config.max_seq_length or tokenizer.model_max_length,
+                return_tensors="np",
+            )
+            if "token_type_ids" not in enc:
+                enc["token_type_ids"] = np.zeros_like(enc["input_ids"])
+            vecs = session.run({k: v.astype(np.int64) for k, v in enc.items()})
+            if out.shape[1] == 0:
+                out = np.zeros((len(texts), vecs.shape[1]), dtype=np.float32)
+            out[idx] = vecs
+        return out
 
     def embed(self, texts: Sequence[str], progress: Any = None) -> np.ndarray:
         keys = [fingerprint("emb", self._cache_id, t) for t in texts]
@@ -112,13 +233,7 @@ class SentenceTransformerEmbedder:
             if len(cached) == len(part):
                 vectors.update({k: np.frombuffer(v, dtype=np.float32) for k, v in cached.items()})
             else:
-                arr = self.model.encode(
-                    [text_of[k] for k in part],
-                    batch_size=self.config.batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                ).astype(np.float32)
+                arr = self._encode([text_of[k] for k in part]).astype(np.float32)
                 new = {k: arr[j] for j, k in enumerate(part)}
                 vectors.update(new)
                 self._cache.put_many({k: v.tobytes() for k, v in new.items()})

@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import os
 import shutil
-import warnings
 from pathlib import Path
 from typing import Any, ClassVar
 
+from claimforge.backends.onnx import FP32_FILE, INT8_FILE, OPSET, Session, export, publish, quantize_onnx, runtime
 from claimforge.cache import default_cache_dir, files_digest
 from claimforge.registry import registry
 from claimforge.verify.cross_encoder import MODEL_DIR, CrossEncoderConfig, CrossEncoderVerifier
 
-OPSET = 17
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")  # BertModel.forward's argument order
-FP32_FILE, INT8_FILE = "model.onnx", "model.int8.onnx"
 
 
 class OnnxCrossEncoderConfig(CrossEncoderConfig):
@@ -33,19 +31,11 @@ class OnnxCrossEncoderConfig(CrossEncoderConfig):
     onnx_cache: str | None = None  # exported graphs (default: <claimforge cache>/onnx)
 
 
-def _runtime() -> Any:
-    try:
-        import onnxruntime
-    except ImportError as e:  # pragma: no cover - optional dependency
-        raise RuntimeError("the ONNX verifier needs 'onnxruntime' and 'onnx' (pip install onnxruntime onnx)") from e
-    return onnxruntime
-
-
 def _weights_key(hf_dir: Path, num_labels: int) -> str:
     """A digest of the model's files and everything the exported graph depends on."""
     import torch
 
-    salt = f"{num_labels}:{OPSET}:{torch.__version__}:{_runtime().__version__}"
+    salt = f"{num_labels}:{OPSET}:{torch.__version__}:{runtime().__version__}"
     return files_digest((p for p in hf_dir.iterdir() if p.is_file()), salt)[:24]
 
 
@@ -53,83 +43,13 @@ def export_onnx(verifier: CrossEncoderVerifier, target: Path) -> list[str]:
     """Export a torch cross-encoder's module to ``target`` (ONNX, fp32); returns the input names."""
     import copy
 
-    import torch
-
     module = copy.deepcopy(verifier.module).float().eval()
     if hasattr(module, "set_attn_implementation"):
         module.set_attn_implementation("eager")  # the attention pattern ONNX Runtime fuses on CPU
     dummy = verifier.tokenizer(
         ["a claim"] * 2, ["some evidence, a little longer"] * 2, padding=True, return_tensors="pt"
     )
-    names = [n for n in INPUTS if n in dummy]
-    axes = {n: {0: "batch", 1: "sequence"} for n in names}
-    with warnings.catch_warnings(), torch.inference_mode():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(
-            module,
-            tuple(dummy[n] for n in names),
-            str(target),
-            input_names=names,
-            output_names=["logits"],
-            dynamic_axes={**axes, "logits": {0: "batch"}},
-            opset_version=OPSET,
-            dynamo=False,  # the dynamo exporter needs onnxscript
-        )
-    return names
-
-
-def quantize_onnx(source: Path, target: Path) -> None:
-    """Dynamic int8 quantisation of the graph's MatMul weights (activations are quantised at run time)."""
-    import logging
-
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    level = logging.getLogger().level
-    logging.getLogger().setLevel(logging.ERROR)  # "consider pre-processing" is about static quantisation
-    try:
-        quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8)
-    finally:
-        logging.getLogger().setLevel(level)
-
-
-def _publish(tmp: Path, graphs: Path) -> None:
-    """Move a finished export into place; another process may have published the same graphs meanwhile."""
-    try:
-        tmp.rename(graphs)
-    except OSError:
-        if (graphs / FP32_FILE).is_file():
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:  # a leftover without the fp32 graph
-            shutil.rmtree(graphs, ignore_errors=True)
-            tmp.rename(graphs)
-
-
-class _Session:
-    """An ONNX Runtime session in the place of the torch module: ``eval()`` and a call returning logits."""
-
-    def __init__(self, path: Path, threads: int) -> None:
-        ort = _runtime()
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        self.inputs = [i.name for i in self.session.get_inputs()]
-        self.path = path
-
-    def eval(self) -> _Session:
-        return self
-
-    def train(self, mode: bool = True) -> _Session:
-        raise ValueError("an ONNX verifier cannot be trained; train the torch cross-encoder")
-
-    def parameters(self) -> Any:
-        raise ValueError("an ONNX verifier cannot be trained; train the torch cross-encoder")
-
-    def __call__(self, batch: dict[str, Any]) -> Any:
-        import torch
-
-        return torch.from_numpy(self.session.run(None, {n: batch[n].numpy() for n in self.inputs})[0])
+    return export(module, {n: dummy[n] for n in INPUTS if n in dummy}, target, ["logits"])
 
 
 class OnnxCrossEncoderVerifier(CrossEncoderVerifier):
@@ -167,13 +87,13 @@ class OnnxCrossEncoderVerifier(CrossEncoderVerifier):
             tmp.mkdir(parents=True)
             export_onnx(torch_verifier, tmp / FP32_FILE)
             del torch_verifier
-            _publish(tmp, graphs)
+            publish(tmp, graphs)
         if self._int8 and not (graphs / INT8_FILE).is_file():
             tmp = graphs / f"{INT8_FILE}.tmp{os.getpid()}"
             quantize_onnx(graphs / FP32_FILE, tmp)
             tmp.replace(graphs / INT8_FILE)
         self._tokenizer = AutoTokenizer.from_pretrained(str(hf_dir))
-        self._module = _Session(graphs / (INT8_FILE if self._int8 else FP32_FILE), self._threads())
+        self._module = Session(graphs / (INT8_FILE if self._int8 else FP32_FILE), self._threads())
         self._source = hf_dir
         return fresh
 
