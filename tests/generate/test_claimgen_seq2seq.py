@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from claimforge.backends.seq2seq import HFSeq2Seq, HFSeq2SeqConfig
 from claimforge.generate.claimgen import seq2seq_input
 from claimforge.generate.claimgen_train import ClaimGenTrainConfig, finetune, load_pairs
-from claimforge.io.mcq import InputError
+from claimforge.io.rows import InputError
 from claimforge.records import Document, SentenceItem, SourceRef
 from claimforge.registry import ComponentConfig, registry
 

@@ -23,7 +23,7 @@ from claimforge.io.benchmarks import (
     parse_label_map,
 )
 from claimforge.io.dataset import example_row
-from claimforge.io.mcq import InputError
+from claimforge.io.rows import InputError
 from claimforge.records import Example, Label, Pair, Provenance, SourceRef
 from claimforge.registry import RegistryError, registry
 

@@ -10,14 +10,8 @@ from typing import Any
 
 import pytest
 
-from claimforge.io.mcq import (
-    InputError,
-    normalize_explanation,
-    normalize_text,
-    reader_from_spec,
-    sciq_option_order,
-    strip_choice_prefixes,
-)
+from claimforge.io.mcq import sciq_option_order, strip_choice_prefixes
+from claimforge.io.rows import InputError, normalize_explanation, normalize_text, reader_from_spec
 from claimforge.records import MCQItem, Reject
 from claimforge.registry import RegistryError, registry
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from claimforge.io.mcq import InputError
 from claimforge.io.nli_sources import claim_evidence_jsonl, line_aligned, nli4ct, nli_sources, sick
+from claimforge.io.rows import InputError
 from claimforge.records import Label
 
 S, R, N = Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO

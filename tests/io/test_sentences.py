@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from claimforge.io.mcq import InputError, reader_from_spec
+from claimforge.io.rows import InputError, reader_from_spec
 from claimforge.io.sentences import (
     load_corpus,
     split_citance,

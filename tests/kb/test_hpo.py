@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from claimforge.io.mcq import InputError
+from claimforge.io.rows import InputError
 from claimforge.kb.base import Concept, KBNotAvailable
 from claimforge.kb.hpo import HPOConfig, HumanPhenotypeOntology
 from claimforge.registry import registry

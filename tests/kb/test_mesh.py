@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from claimforge.io.mcq import InputError
+from claimforge.io.rows import InputError
 from claimforge.kb.base import Concept, KBNotAvailable
 from claimforge.kb.mesh import MeSH, MeSHConfig, tree_parent
 from claimforge.registry import registry

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from claimforge.io.mcq import InputError
+from claimforge.io.rows import InputError
 from claimforge.kb.base import Concept, KBNotAvailable, UnknownConcept
 from claimforge.kb.umls import UMLS, UMLSConfig, iter_rrf
 from claimforge.registry import registry

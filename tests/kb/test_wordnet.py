@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from claimforge.io.mcq import InputError
+from claimforge.io.rows import InputError
 from claimforge.kb.base import Concept, KBNotAvailable, KnowledgeBase, UnknownConcept
 from claimforge.kb.wordnet import WordNet, WordNetConfig, find_wordnet
 from claimforge.registry import registry

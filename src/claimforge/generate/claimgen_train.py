@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import Field
 
-from claimforge.io.mcq import InputError
+from claimforge.io.rows import InputError
 from claimforge.records import SentenceItem
 from claimforge.registry import ComponentConfig, registry
 

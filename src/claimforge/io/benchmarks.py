@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 from pydantic import Field, field_validator, model_validator
 
 from claimforge.io.dataset import split_sentences
-from claimforge.io.mcq import InputError, iter_csv_records, iter_json_records, normalize_text
+from claimforge.io.rows import InputError, iter_csv_records, iter_json_records, normalize_text
 from claimforge.records import Label, Pair
 from claimforge.registry import ComponentConfig, registry
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from claimforge.io.mcq import InputError
+from claimforge.io.rows import InputError
 from claimforge.io.sentences import split_text
 from claimforge.records import Document
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from claimforge.io.benchmarks import RecordError, label_key, parse_label_map
-from claimforge.io.mcq import InputError, iter_json_records
+from claimforge.io.rows import InputError, iter_json_records
 from claimforge.records import Label, Pair
 
 # The project's one table of label spellings; a binary "not entailment" allows REFUTED or NOT_ENOUGH_INFO.

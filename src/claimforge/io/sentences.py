@@ -52,12 +52,12 @@ from typing import Any
 
 from claimforge.io.benchmarks import _Bad, _doc, _key
 from claimforge.io.dataset import split_sentences
-from claimforge.io.mcq import (
+from claimforge.io.rows import (
     CSV_EXTENSIONS,
     JSON_EXTENSIONS,
     InputError,
-    _check_file,
-    _csv_header,
+    check_file,
+    csv_header,
     iter_csv_records,
     iter_json_records,
     normalize_text,
@@ -906,8 +906,8 @@ class SentenceTableReader(SentenceReader):
         if suffix in JSON_EXTENSIONS:
             return iter_json_records(self.path)
         if suffix in CSV_EXTENSIONS or cfg.delimiter:
-            _check_file(self.path)
-            header = _csv_header(self.path, cfg.delimiter, cfg.quoted)
+            check_file(self.path)
+            header = csv_header(self.path, cfg.delimiter, cfg.quoted)
             explicit = [c for c in _COLUMN_KEYS if c in cfg.model_fields_set or c == "sentence"]
             columns = [getattr(cfg, c) for c in explicit if isinstance(getattr(cfg, c), str)] + list(cfg.meta)
             missing = [c for c in columns if c not in header]

@@ -110,7 +110,7 @@ class KBNotAvailable(FileNotFoundError):
 
 def input_error(path: str | Path, where: str | None, detail: str) -> Exception:
     """A :class:`claimforge.io.mcq.InputError` (file, line, problem), imported only when there is one to raise."""
-    from claimforge.io.mcq import InputError
+    from claimforge.io.rows import InputError
 
     return InputError(path, where, detail)
 
