@@ -89,3 +89,18 @@ def test_no_cache_switch_disables_every_cache(tmp_path: Path, monkeypatch: pytes
     c = DiskCache(tmp_path, "ns")
     c.put("k", b"v")
     assert not c.enabled and c.get("k") is None and not list(tmp_path.iterdir())
+
+
+def test_a_component_whose_module_cannot_be_imported_is_named_in_the_error(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from claimforge.registry import Registry, RegistryError
+
+    r = Registry()
+    monkeypatch.setitem(
+        __import__("claimforge.registry", fromlist=["_BUILTIN_MODULES"])._BUILTIN_MODULES,
+        "widget",
+        ("claimforge.no_such_module_for_widgets",),
+    )
+    with pytest.raises(RegistryError, match=r"unknown widget 'w'.*claimforge\.no_such_module_for_widgets"):
+        r.entry("widget", "w")

@@ -42,6 +42,25 @@ def files_digest(paths: Iterable[Path], salt: str = "") -> str:
     return h.hexdigest()
 
 
+def weights_stamp(path: str | Path) -> str:
+    """A cheap identity of a local model (a file or a folder): the names, sizes and modification times of its
+    files, so caches and stored stage outputs notice a model retrained in place. "" for anything that is not a
+    local path (a hub name). The one model-fingerprint helper of every cache; :func:`files_digest` hashes the
+    bytes when an export must match the exact weights."""
+    p = Path(path).expanduser()
+    try:
+        if p.is_file():
+            st = p.stat()
+            return fingerprint([p.name, st.st_size, st.st_mtime_ns])[:16]
+        if p.is_dir():
+            files = sorted(f for f in p.rglob("*") if f.is_file())[:2000]
+            stats = [[str(f.relative_to(p)), f.stat().st_size, f.stat().st_mtime_ns] for f in files]
+            return fingerprint(stats)[:16] if stats else ""
+    except OSError:
+        return ""
+    return ""
+
+
 class DiskCache:
     """A namespaced bytes cache. ``DiskCache(None)`` is a no-op cache (caching disabled)."""
 

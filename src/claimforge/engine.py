@@ -35,6 +35,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from claimforge import __version__
+from claimforge.cache import weights_stamp
 from claimforge.io.dataset import atomic_open
 from claimforge.pipeline import MAP_STEP, BuildResult, BuildState, Chunk, Pipeline, Stage, Unit, observes
 from claimforge.progress import Progress, SilentProgress
@@ -143,7 +144,7 @@ def digest(obj: Any) -> str:
 
 
 def _path_tags(value: Any, out: list[Any]) -> None:
-    """Size and modification time of local files a config names (a model retrained in place changes them)."""
+    """The identity of local files a config names (a model retrained in place changes it)."""
     if isinstance(value, dict):
         for v in value.values():
             _path_tags(v, out)
@@ -151,16 +152,9 @@ def _path_tags(value: Any, out: list[Any]) -> None:
         for v in value:
             _path_tags(v, out)
     elif isinstance(value, str) and value and len(value) < 4096:
-        p = Path(value).expanduser()
-        try:
-            if p.is_file():
-                st = p.stat()
-                out.append([value, st.st_size, st.st_mtime_ns])
-            elif p.is_dir():
-                files = sorted(f for f in p.rglob("*") if f.is_file())[:500]
-                out.append([value, [[str(f.relative_to(p)), f.stat().st_size, f.stat().st_mtime_ns] for f in files]])
-        except OSError:
-            pass
+        stamp = weights_stamp(value)
+        if stamp:
+            out.append([value, stamp])
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ class Registry:
     def __init__(self) -> None:
         self._entries: dict[str, dict[str, Entry]] = {}
         self._loaded: set[str] = set()
+        self._broken: dict[str, list[str]] = {}  # kind -> "module (error)" of built-in modules that failed to import
 
     def register(
         self, kind: str, name: str, config_cls: type[ComponentConfig]
@@ -87,7 +88,10 @@ class Registry:
         if kind not in self._loaded:
             self._loaded.add(kind)
             for mod in _BUILTIN_MODULES.get(kind, ()):
-                importlib.import_module(mod)
+                try:
+                    importlib.import_module(mod)
+                except ImportError as e:  # a missing optional dependency: say so when a name is not found
+                    self._broken.setdefault(kind, []).append(f"{mod} ({e})")
 
     def names(self, kind: str) -> list[str]:
         self._load_builtins(kind)
@@ -102,7 +106,9 @@ class Registry:
             return self._entries[kind][name]
         except KeyError:
             known = ", ".join(self.names(kind)) or "none"
-            raise RegistryError(f"unknown {kind} {name!r} (known: {known})") from None
+            broken = self._broken.get(kind)
+            why = f"; these modules of {kind}s could not be imported: {'; '.join(broken)}" if broken else ""
+            raise RegistryError(f"unknown {kind} {name!r} (known: {known}){why}") from None
 
     def config(self, kind: str, spec: Mapping[str, Any] | str) -> tuple[Entry, ComponentConfig]:
         """Validate a spec ``{"name": ..., **params}`` (or a bare name) against the component's config."""

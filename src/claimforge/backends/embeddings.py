@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from claimforge.cache import CachedComponentConfig, fingerprint
+from claimforge.cache import CachedComponentConfig, fingerprint, weights_stamp
 from claimforge.registry import ComponentConfig, registry
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -133,15 +133,6 @@ def _onnx_session(path: str, max_seq_length: int | None, int8: bool, threads: in
     return st_model.tokenizer, Session(graphs / (INT8_FILE if int8 else FP32_FILE), threads)
 
 
-def _weights_tag(path: str) -> str:
-    """Size and mtime of the weight files of a local model directory; the name itself for hub names."""
-    p = Path(path)
-    if not p.is_dir():
-        return path
-    files = sorted(p.rglob("*.safetensors")) or sorted(p.rglob("*.bin"))
-    return str(p.resolve()) + ";" + ";".join(f"{f.name}:{f.stat().st_size}:{int(f.stat().st_mtime)}" for f in files)
-
-
 class SentenceTransformerConfig(CachedComponentConfig):
     model: str = DEFAULT_MODEL
     batch_size: int = 64
@@ -162,7 +153,7 @@ class SentenceTransformerEmbedder:
         self.model_id = f"{config.model}@{config.max_seq_length}{suffix}"
         # Cache keys also carry the weights' identity, so a model retrained in place or a relative path
         # used from another folder never gets another model's vectors.
-        self._cache_id = f"{self.model_id}|{_weights_tag(resolve_model_path(config.model))}"
+        self._cache_id = f"{self.model_id}|{weights_stamp(resolve_model_path(config.model)) or config.model}"
         self._cache = config.open_cache("embeddings")
         self.dim: int | None = None
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from claimforge.cache import CachedComponentConfig, fingerprint
+from claimforge.cache import CachedComponentConfig, fingerprint, weights_stamp
 from claimforge.nlp.normalize import finish_sentence
 from claimforge.registry import registry
 from claimforge.types import QA2DRequest, QA2DResult
@@ -74,15 +74,6 @@ def _resolve(model: str) -> str:
     return str(path.resolve()) if path.exists() else model
 
 
-def _weights_tag(path: str) -> str:
-    """Size and mtime of a local model's weights, so the cache notices a retrained model in place."""
-    directory = Path(path)
-    if not directory.is_dir():
-        return ""
-    stats = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in directory.glob("*.safetensors"))
-    return fingerprint(stats)[:16] if stats else ""
-
-
 class HFSeq2SeqConfig(CachedComponentConfig):
     model: str
     device: str = "cpu"
@@ -103,7 +94,7 @@ class HFSeq2Seq:
         self.config = config
         self.model_id = config.model
         self._path = _resolve(config.model)
-        self._tag = _weights_tag(self._path)
+        self._tag = weights_stamp(self._path)
         self._cache = config.open_cache("seq2seq")
 
     def __repr__(self) -> str:
