@@ -69,3 +69,14 @@ def test_onnx_refuses_a_model_without_mean_pooling(tmp_path) -> None:  # type: i
     cls_pooled = SentenceTransformer(modules=[base[0], models.Pooling(384, pooling_mode="cls")], device="cpu")
     with pytest.raises(ValueError, match="mean Pooling"):
         _check_mean_pooling(cls_pooled, "cls-model")
+
+
+@pytest.mark.slow
+def test_exporting_to_onnx_leaves_the_shared_torch_model_unchanged() -> None:
+    def encode() -> np.ndarray:
+        spec = {"name": "sentence-transformers", "batch_size": 2}
+        return registry.build("embedder", spec)._encode(TEXTS)  # no cache
+
+    before = encode()
+    _embed("onnx", max_seq_length=200)  # a fresh export of the same loaded model
+    assert np.array_equal(encode(), before)

@@ -82,7 +82,9 @@ class _MeanPooled:
                 pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
                 return torch.nn.functional.normalize(pooled, p=2, dim=1)
 
-        encoder = st_model[0].auto_model
+        import copy
+
+        encoder = copy.deepcopy(st_model[0].auto_model)  # the loaded model is shared: never change its attention
         if hasattr(encoder, "set_attn_implementation"):
             encoder.set_attn_implementation("eager")  # the attention pattern ONNX Runtime fuses on CPU
         return Module(encoder).float().eval()
