@@ -72,11 +72,15 @@ def test_onnx_refuses_a_model_without_mean_pooling(tmp_path) -> None:  # type: i
 
 
 @pytest.mark.slow
-def test_exporting_to_onnx_leaves_the_shared_torch_model_unchanged() -> None:
+def test_exporting_to_onnx_leaves_the_shared_torch_model_unchanged(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from claimforge.backends.embeddings import _onnx_session
+
     def encode() -> np.ndarray:
-        spec = {"name": "sentence-transformers", "batch_size": 2}
-        return registry.build("embedder", spec)._encode(TEXTS)  # no cache
+        return registry.build("embedder", {"name": "sentence-transformers", "batch_size": 2})._encode(TEXTS)
 
     before = encode()
-    _embed("onnx", max_seq_length=200)  # a fresh export of the same loaded model
+    monkeypatch.setenv("CLAIMFORGE_CACHE", str(tmp_path))  # a new cache: the graph is exported again
+    _onnx_session.cache_clear()
+    registry.build("embedder", {"name": "sentence-transformers", "runtime": "onnx"})._encode(TEXTS)
+    assert (tmp_path / "onnx").is_dir()
     assert np.array_equal(encode(), before)
