@@ -411,31 +411,11 @@ def global_phase(
     return result
 
 
-def run(
-    pipeline: Pipeline,
-    records: Callable[[], Iterable[Any]],
-    input_id: dict[str, Any],
-    store: ChunkStore,
-    *,
-    chunk_size: int = CHUNK_SIZE,
-    progress: Progress | None = None,
-) -> BuildResult:
-    """A whole build in this process (resuming from ``store``); stale stored outputs are pruned after."""
-    the_plan = plan(pipeline, {**input_id, "chunk_size": chunk_size})
-    outcome = map_phase(pipeline, records, the_plan, store, chunk_size=chunk_size, progress=progress)
-    result = global_phase(pipeline, the_plan, outcome, progress)
-    store.prune(the_plan)
-    return result
-
-
 def run_in_memory(pipeline: Pipeline, records: Iterable[Any], progress: Progress | None = None) -> BuildResult:
-    """A build of ``records`` (read or made in memory) in one chunk, storing nothing."""
+    """A build of ``records`` (read or made in memory) in one chunk, storing nothing: ``Pipeline.build``."""
     rows = list(records)
-    return run(
-        pipeline,
-        lambda: rows,
-        {"in_memory": True},
-        ChunkStore([], writable=False),
-        chunk_size=max(len(rows), 1),
-        progress=progress,
-    )
+    size = max(len(rows), 1)
+    the_plan = plan(pipeline, {"in_memory": True, "chunk_size": size})
+    store = ChunkStore([], writable=False)
+    outcome = map_phase(pipeline, lambda: rows, the_plan, store, chunk_size=size, progress=progress)
+    return global_phase(pipeline, the_plan, outcome, progress)
