@@ -446,7 +446,7 @@ def claims(
     import itertools
     import json
 
-    from claimforge.evaluate.claim_quality import rouge_against_references
+    from claimforge.evaluate.rouge import rouge_against_references
     from claimforge.io.dataset import write_json
     from claimforge.records import SentenceItem
 

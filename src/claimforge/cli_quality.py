@@ -114,7 +114,7 @@ def rouge(
 
     Example: claimforge quality rouge --generated out/claimgen --references refs.jsonl
     """
-    from claimforge.evaluate.claim_quality import rouge_against_references
+    from claimforge.evaluate.rouge import rouge_against_references
     from claimforge.io.dataset import write_json
 
     try:
@@ -135,7 +135,7 @@ def rouge(
 def _triples(examples: list[Any]) -> tuple[list[dict[str, Any]], int, int]:
     """Distinct (claim, source sentence, context) of the SUPPORTED examples, with their example ids and method;
     also the number of SUPPORTED examples and how many had no source sentence."""
-    from claimforge.evaluate.claim_quality import context_text
+    from claimforge.evaluate.sheets import context_text
 
     rows: dict[tuple[str, str, str], dict[str, Any]] = {}
     n_supported = missing = 0
@@ -181,7 +181,8 @@ def score(
     Example: claimforge quality score out/claimgen --out quality/scores.jsonl
     """
     from claimforge.config import apply_overrides
-    from claimforge.evaluate.claim_quality import ClaimScorer, ClaimScorerConfig, summarise, table3_markdown
+    from claimforge.evaluate.claim_quality import ClaimScorer, ClaimScorerConfig, summarise
+    from claimforge.evaluate.sheets import table3_markdown
     from claimforge.io.dataset import atomic_open, jsonl_file, write_json
 
     _setup_env()
@@ -258,7 +259,7 @@ def sheet_export(
 
     Example: claimforge quality sheet export out/claimgen --out sheets/claims.csv --n 100 --seed 1
     """
-    from claimforge.evaluate.claim_quality import export_sheet, select_for_sheet
+    from claimforge.evaluate.sheets import export_sheet, select_for_sheet
 
     try:
         if kind not in ("claims", "negations"):
@@ -292,7 +293,7 @@ def sheet_agreement(
 
     Example: claimforge quality sheet agreement sheets/alice.csv sheets/bob.csv --items sheets/claims.csv.items.jsonl
     """
-    from claimforge.evaluate.claim_quality import agreement, agreement_markdown, import_sheets, read_items
+    from claimforge.evaluate.sheets import agreement, agreement_markdown, import_sheets, read_items
     from claimforge.io.dataset import atomic_open, write_json
 
     try:

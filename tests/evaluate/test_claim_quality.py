@@ -14,21 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from claimforge.evaluate import claim_quality as cq
-from claimforge.evaluate.claim_quality import (
-    ClaimScorer,
-    ClaimScorerConfig,
-    SheetError,
-    agreement,
-    export_sheet,
-    faithfulness_score,
-    import_sheets,
-    is_acceptable,
-    krippendorff_alpha,
-    percent_agreement,
-    read_items,
-    rouge_against_references,
-    summarise,
-)
+from claimforge.evaluate.agreement import krippendorff_alpha, percent_agreement
+from claimforge.evaluate.claim_quality import ClaimScorer, ClaimScorerConfig, faithfulness_score, summarise
+from claimforge.evaluate.rouge import rouge_against_references
+from claimforge.evaluate.sheets import SheetError, agreement, export_sheet, import_sheets, is_acceptable, read_items
 
 # --------------------------------------------------------------------------------------------------------------
 # ROUGE
