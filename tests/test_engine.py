@@ -239,3 +239,49 @@ def test_ray_engine_equals_the_local_engine(tmp_path: Path, real_reference: dict
         ray.shutdown()
     assert manifest["engine"] == "ray" and manifest["stages_computed"] == 7
     assert digest(tmp_path / "ray") == real_reference
+
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                fields = (p / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.add(int(p.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_worker_processes_end_when_the_build_is_killed(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cmd = [sys.executable, "-m", "claimforge.cli", "build", "multi2claim", "--input", f"sciq:{DEMO_SAMPLE}"]
+    cmd += ["--set", "embedder.name=hashing", "--workers", "2", "--chunk-size", "2", "--out", str(tmp_path / "o")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ})
+    deadline = time.time() + 60
+    kids: set[int] = set()
+    while time.time() < deadline and len(kids) < 2:
+        kids = {k for k in _children(proc.pid) if "spawn_main" in (Path("/proc") / str(k) / "cmdline").read_text()}
+        time.sleep(0.1)
+    assert len(kids) >= 2, "the workers did not start"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.time() + 20
+    while time.time() < deadline and any(_alive(k) for k in kids):
+        time.sleep(0.2)
+    assert not any(_alive(k) for k in kids), "worker processes outlived the killed build"

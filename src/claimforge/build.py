@@ -165,16 +165,25 @@ def run_build(
     store.prune(plan)
     extra.setdefault("stages_computed", len(outcome.computed))
     extra["chunks"] = outcome.n_chunks
+    extra["stage_seconds"] = {k: round(v, 2) for k, v in outcome.seconds.items()}
     return _write(setup, out, target, result, started, {"generate": time.time() - t0}, command, progress, extra)
 
 
 def _map_shard(
-    recipe: dict[str, Any], out: Path, limit: int | None, skip_bad: bool, chunk_size: int, shard: tuple[int, int]
+    recipe: dict[str, Any],
+    out: Path,
+    limit: int | None,
+    skip_bad: bool,
+    chunk_size: int,
+    shard: tuple[int, int],
+    parent: int | None = None,
 ) -> int:
     """One worker process: the map stages of one shard's chunks, stored in ``out``; returns how many chunks
     it computed. Each worker gets an equal share of the CPU threads."""
     import os
 
+    if parent is not None:
+        _exit_with_parent(parent)
     threads = max(1, (os.cpu_count() or 1) // shard[1])
     with contextlib.suppress(ImportError):
         import torch
@@ -188,17 +197,39 @@ def _map_shard(
     return len(outcome.computed)
 
 
+def _exit_with_parent(parent: int) -> None:
+    """A worker process ends when the build that started it (process ``parent``) is gone (killed, even by
+    SIGKILL), instead of running on unseen: a thread watches the parent process id."""
+    import os
+    import threading
+
+    if os.getppid() != parent:
+        os._exit(3)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(3)
+
+    threading.Thread(target=watch, daemon=True, name="claimforge-parent-watch").start()
+
+
 def _parallel_map(
     recipe: dict[str, Any], out: Path, limit: int | None, skip_bad: bool, chunk_size: int, workers: int
 ) -> int:
     """The map stages in ``workers`` processes (spawned: no state shared with this one), chunk ``c`` in worker
     ``c % workers``; the caller then finds every chunk stored."""
     import multiprocessing
+    import os
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        jobs = [pool.submit(_map_shard, recipe, out, limit, skip_bad, chunk_size, (i, workers)) for i in range(workers)]
+        me = os.getpid()
+        jobs = [
+            pool.submit(_map_shard, recipe, out, limit, skip_bad, chunk_size, (i, workers), me) for i in range(workers)
+        ]
         return sum(j.result() for j in jobs)
 
 

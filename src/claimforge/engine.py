@@ -25,6 +25,7 @@ import hashlib
 import importlib
 import json
 import shutil
+import time
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -259,6 +260,7 @@ class MapOutcome:
     rejects: list[tuple[tuple[int, int, int], Reject]]
     n_chunks: int
     computed: list[int]  # chunks this run computed (not found stored)
+    seconds: dict[str, float] = dataclasses.field(default_factory=dict)  # per stage, summed over chunks
 
 
 def chunks(pipeline: Pipeline, records: Callable[[], Iterable[Any]], chunk_size: int) -> Iterable[Chunk]:
@@ -320,7 +322,7 @@ def map_phase(
                         "recipe, input or claimforge version"
                     )
                 outcome.computed.append(chunk.number)
-            run_map_stages(the_plan, chunk, start, store)
+            run_map_stages(the_plan, chunk, start, store, outcome.seconds)
             done += len(chunk.units)
             for tick in ticks:
                 tick(done, 0)
@@ -340,14 +342,19 @@ def resume_point(the_plan: Plan, store: ChunkStore, chunk: Chunk) -> tuple[Chunk
     return chunk, 0
 
 
-def run_map_stages(the_plan: Plan, chunk: Chunk, start: int, store: ChunkStore) -> Chunk:
-    """Run the map stages from ``start`` on, storing the chunk after each."""
+def run_map_stages(
+    the_plan: Plan, chunk: Chunk, start: int, store: ChunkStore, seconds: dict[str, float] | None = None
+) -> Chunk:
+    """Run the map stages from ``start`` on, storing the chunk after each (``seconds`` adds up each stage's time)."""
     for k in range(start, len(the_plan.maps)):
         stage, fp = the_plan.maps[k]
         chunk.step = MAP_STEP + k
+        t0 = time.perf_counter()
         if chunk.live():
             stage.fn(chunk)
         store.save(stage.name, fp, chunk)
+        if seconds is not None:
+            seconds[stage.name] = seconds.get(stage.name, 0.0) + time.perf_counter() - t0
     return chunk
 
 
@@ -376,8 +383,10 @@ def global_phase(
     progress = progress or SilentProgress()
     state = BuildState(outcome.units, outcome.examples)
     for stage in the_plan.globals:
+        t0 = time.perf_counter()
         with progress.stage(stage.name):
             stage.fn(state)
+        outcome.seconds[stage.name] = time.perf_counter() - t0
     ordered = [r for _, r in sorted(outcome.rejects, key=lambda kr: kr[0])]
     item_rejects = [r for r in ordered if r.scope == "item"] + [r for r in state.rejects if r.scope == "item"]
     example_rejects = [r for r in ordered if r.scope == "example"] + [r for r in state.rejects if r.scope == "example"]
