@@ -84,3 +84,12 @@ def test_exporting_to_onnx_leaves_the_shared_torch_model_unchanged(tmp_path, mon
     registry.build("embedder", {"name": "sentence-transformers", "runtime": "onnx"})._encode(TEXTS)
     assert (tmp_path / "onnx").is_dir()
     assert np.array_equal(encode(), before)
+
+
+def test_auto_runtime_is_bf16_only_on_cpus_with_native_bf16(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from claimforge.backends import embeddings
+
+    monkeypatch.setattr(embeddings, "native_bf16", lambda: True)
+    assert registry.build("embedder", {"name": "sentence-transformers"}).model_id == "all-MiniLM-L6-v2@256+torch-bf16"
+    monkeypatch.setattr(embeddings, "native_bf16", lambda: False)
+    assert registry.build("embedder", {"name": "sentence-transformers"}).model_id == "all-MiniLM-L6-v2@256"

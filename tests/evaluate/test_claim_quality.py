@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from claimforge.evaluate import claim_quality as cq
+from claimforge.evaluate import sheets as sh
 from claimforge.evaluate.agreement import krippendorff_alpha, percent_agreement
 from claimforge.evaluate.claim_quality import ClaimScorer, ClaimScorerConfig, faithfulness_score, summarise
 from claimforge.evaluate.rouge import rouge_against_references
@@ -224,7 +225,7 @@ def test_export_fill_import_agreement_round_trip(tmp_path: Path) -> None:
     # accepted by a majority of its annotators: item 1 (both) and item 5 (both); item 2 is 1 of 2
     assert s["n_generated"] == 5 and s["n_accepted"] == 2 and s["precision_pct"] == 40.0
     assert sum(g["n_generated"] for g in doc["by_group"].values()) == 5
-    md = cq.agreement_markdown(doc)
+    md = sh.agreement_markdown(doc)
     assert "| all | 2.40 | 87.50 | 87.50 | 3.88 | 5 | 2 | 40.00 |" in md
 
 
@@ -259,7 +260,7 @@ def test_negation_sheet_round_trip_table7(tmp_path: Path) -> None:
 
 
 def _one_row_sheet(tmp_path: Path, name: str, cells: list[list[str]]) -> Path:
-    header = list(cq.CLAIM_HEADERS.values())
+    header = list(sh.CLAIM_HEADERS.values())
     rows = [header] + [[f"c{i:04d}", "src", "", "claim", *c, ""] for i, c in enumerate(cells, 1)]
     path = tmp_path / name
     with open(path, "w", encoding="utf-8", newline="") as f:
@@ -303,7 +304,7 @@ def test_sheet_blanks_allowed_by_rule_and_incomplete_rows(tmp_path: Path) -> Non
     with pytest.raises(SheetError, match=r"row 2, column 'entailment \(3/2/1/SKIP\)': 'maybe'"):
         import_sheets([neg])
     with pytest.raises(ValueError, match="different kinds"):
-        agreement(import_sheets([path]) + [cq.Sheet(path=neg, kind="negations", annotator="x")])
+        agreement(import_sheets([path]) + [sh.Sheet(path=neg, kind="negations", annotator="x")])
 
 
 def test_acceptance_rule() -> None:

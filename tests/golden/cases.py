@@ -16,6 +16,11 @@ from pathlib import Path
 FIXTURES = Path(__file__).resolve().parents[1] / "io" / "fixtures"
 CITATION_FIXTURE = FIXTURES / "sentences" / "citation_integrity" / "claims_train.jsonl"
 EXPECTED = Path(__file__).with_name("expected.json")
+# The embedder as the pre-stages code ran it (fp32 torch): the default runtime "auto" picks bf16 on CPUs that
+# have it, which moves embeddings' low bits, so the cases pin fp32 to stay comparable with the recorded hashes.
+TORCH = "embedder.runtime=torch"
+# KBIN ranks siblings by embedding too (doubled braces: the sets go through str.format)
+KBIN_TORCH = "negator.embedder={{name: sentence-transformers, runtime: torch}}"
 SKIP_FILES = {"manifest.json", "report.md", "lengths.png", "examples.parquet"}
 
 
@@ -31,7 +36,7 @@ class Case:
 
 
 CASES = (
-    Case("multi2claim-sciq", "multi2claim", ("reader.path={shared}",), 300, "sciq/valid.json"),
+    Case("multi2claim-sciq", "multi2claim", ("reader.path={shared}", TORCH), 300, "sciq/valid.json"),
     Case(
         "multi2claim-sciq-hashing",
         "multi2claim",
@@ -42,17 +47,17 @@ CASES = (
     Case(
         "claimgen-citation-integrity",
         "claimgen",
-        ("reader.path={shared}",),
+        ("reader.path={shared}", TORCH, KBIN_TORCH),
         80,
         "citation_integrity/claims_train.jsonl",
     ),
     Case(
         "claimgen-fixture",
         "claimgen",
-        (f"reader.path={CITATION_FIXTURE}", "negator.name=not-insertion"),
+        (f"reader.path={CITATION_FIXTURE}", "negator.name=not-insertion", TORCH),
         skip_bad=True,
     ),
-    Case("kbin-after-claimgen", "kbin", ("reader.path={after}",), None, None, "claimgen-citation-integrity"),
+    Case("kbin-after-claimgen", "kbin", ("reader.path={after}", KBIN_TORCH), None, None, "claimgen-citation-integrity"),
 )
 
 

@@ -62,6 +62,22 @@ def _load_sentence_transformer(path: str, device: str, max_seq_length: int | Non
     return model
 
 
+def native_bf16() -> bool:
+    """Whether this CPU computes bf16 natively (x86 avx512_bf16 or AMX, read from /proc/cpuinfo on Linux)."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return " avx512_bf16" in flags or " amx_bf16" in flags
+
+
+def resolve_runtime(runtime: str) -> str:
+    """``auto`` -> torch-bf16 where the CPU has native bf16, else torch; any other runtime as given."""
+    if runtime != "auto":
+        return runtime
+    return "torch-bf16" if native_bf16() else "torch"
+
+
 class _MeanPooled:
     """The transformer of a sentence-transformers model with its mean pooling and L2 normalisation, as one
     module for ONNX export (the bundled MiniLM's modules: Transformer, Pooling(mean), Normalize)."""
@@ -143,7 +159,10 @@ class SentenceTransformerConfig(CachedComponentConfig):
     # How the model runs on CPU (docs/benchmarks.md compares their speed and neighbour agreement):
     # torch (fp32), torch-bf16 (bf16 autocast), torch-int8 (dynamic int8 Linear layers), onnx (ONNX Runtime
     # fp32), onnx-int8 (ONNX Runtime, dynamic int8 weights). All but torch give slightly different vectors.
-    runtime: Literal["torch", "torch-bf16", "torch-int8", "onnx", "onnx-int8"] = "torch"
+    # auto (the default): torch-bf16 on CPUs with native bf16 (avx512_bf16 / AMX), else torch. bf16 kept the
+    # same top-10 neighbours for 96% of SciQ explanations and the full SciQ build's label counts within 0.1%
+    # at 1.4x the build speed; the int8 runtimes are faster but move neighbours too much to be a default.
+    runtime: Literal["auto", "torch", "torch-bf16", "torch-int8", "onnx", "onnx-int8"] = "auto"
 
 
 class SentenceTransformerEmbedder:
@@ -151,7 +170,8 @@ class SentenceTransformerEmbedder:
 
     def __init__(self, config: SentenceTransformerConfig) -> None:
         self.config = config
-        suffix = {"torch": "", "torch-int8": "+int8"}.get(config.runtime, f"+{config.runtime}")
+        self.runtime = resolve_runtime(config.runtime)
+        suffix = {"torch": "", "torch-int8": "+int8"}.get(self.runtime, f"+{self.runtime}")
         self.model_id = f"{config.model}@{config.max_seq_length}{suffix}"
         # Cache keys also carry the weights' identity, so a model retrained in place or a relative path
         # used from another folder never gets another model's vectors.
@@ -162,12 +182,12 @@ class SentenceTransformerEmbedder:
     @property
     def model(self) -> Any:
         path = resolve_model_path(self.config.model)
-        quantize = self.config.runtime == "torch-int8"
+        quantize = self.runtime == "torch-int8"
         return _load_sentence_transformer(path, self.config.device, self.config.max_seq_length, quantize)
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         """Unit-length vectors of ``texts`` with the configured runtime."""
-        runtime = self.config.runtime
+        runtime = self.runtime
         if runtime.startswith("onnx"):
             return self._encode_onnx(texts, int8=runtime == "onnx-int8")
         import contextlib
