@@ -107,7 +107,7 @@ def _build(
         i, n = manifest["shard"]
         console.print(
             f"[green]done[/green] in {manifest['seconds']} s: shard {i}/{n}, {len(manifest['computed'])} of "
-            f"{manifest['chunks']} chunks computed here; join the shards with: claimforge merge OUT SHARD_DIR..."
+            f"{manifest['chunks']} chunks computed here; join the shards with: claimforge merge --out OUT SHARD_DIR..."
         )
         return
     _done(manifest, out)
