@@ -10,6 +10,7 @@ When a change is meant to alter a pipeline's output, regenerate them and say so 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -61,10 +62,32 @@ CASES = (
 )
 
 
-def digest(out: Path) -> dict[str, str]:
-    """sha256 of each output file (relative path -> hex), but the ones that hold times or are binary."""
-    return {
-        str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(out.rglob("*"))
-        if p.is_file() and p.name not in SKIP_FILES and not any(x.startswith(".") for x in p.relative_to(out).parts)
+REPO = FIXTURES.parents[2]
+
+
+def _placeholders() -> list[tuple[bytes, bytes]]:
+    """Absolute paths that provenance and rejects record (this checkout, ../shared/data), longest first."""
+    shared = Path(os.environ.get("CLAIMFORGE_SHARED_DATA", REPO.parent / "shared" / "data"))
+    pairs = {
+        str(REPO): "<repo>",
+        str(REPO.resolve()): "<repo>",
+        str(shared): "<shared>",
+        str(shared.resolve()): "<shared>",
     }
+    return sorted(((k.encode(), v.encode()) for k, v in pairs.items()), key=lambda kv: -len(kv[0]))
+
+
+def digest(out: Path) -> dict[str, str]:
+    """sha256 of each output file (relative path -> hex), but the ones that hold times or are binary. Absolute
+    paths of the checkout and of the shared data are replaced by placeholders first, so the hashes hold in any
+    clone."""
+    subs = _placeholders()
+    hashes = {}
+    for p in sorted(out.rglob("*")):
+        if not p.is_file() or p.name in SKIP_FILES or any(x.startswith(".") for x in p.relative_to(out).parts):
+            continue
+        data = p.read_bytes()
+        for old, new in subs:
+            data = data.replace(old, new)
+        hashes[str(p.relative_to(out))] = hashlib.sha256(data).hexdigest()
+    return hashes
