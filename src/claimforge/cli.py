@@ -662,6 +662,40 @@ def audit_claim_only(
     console.print(f"wrote {out}/claim_only.json")
 
 
+@audit_app.command("labels")
+def audit_labels_cmd(
+    data: Annotated[str, typer.Argument(help="a claimforge dataset folder, a task name (scifact, pairs, ...)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="audit folder")],
+    split: Annotated[str | None, typer.Option(help="one split of a task (default: every split it has)")] = None,
+    set_: Annotated[
+        list[str], typer.Option("--set", help="judge.KEY=V, thresholds.KEY=V or data.KEY=V (the task's config)")
+    ] = [],  # noqa: B006
+) -> None:
+    """Score every labelled example with the judge and list the ones whose label it does not confirm.
+
+    Examples: claimforge audit labels out/claimgen --out audit/claimgen;
+    claimforge audit labels scifact --set data.dev=claims_dev.jsonl --set data.corpus=corpus.jsonl --out audit/sf
+    """
+    from claimforge.evaluate.label_audit import audit_labels
+    from claimforge.verify.label_check import Thresholds
+
+    _setup_env(None, False)
+    try:
+        spec = apply_overrides({"judge": {"name": "embedded", "runtime": "onnx"}, "thresholds": {}, "data": {}}, set_)
+        extra = set(spec) - {"judge", "thresholds", "data"}
+        if extra:
+            raise RecipeError(f"--set keys must start with judge., thresholds. or data.: {sorted(extra)}")
+        thresholds = Thresholds(**spec["thresholds"])
+        task: str | dict = {"name": data, **spec["data"]} if spec["data"] else data
+        summary = audit_labels(task, spec["judge"], thresholds, out, split, log=_log)
+    except (ValueError, OSError, RuntimeError) as e:
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
+        return
+    for label, c in summary["by_label"].items():
+        typer.echo(f"{label:<28} {c['pairs']:>7} pairs  {c['suspect']:>7} suspect ({c['suspect_share']:.1%})")
+    console.print(f"wrote {out}/summary.md and {out}/suspects.jsonl ({summary['suspect']} of {summary['pairs']})")
+
+
 @app.command()
 def components() -> None:
     """List the registered components by kind."""

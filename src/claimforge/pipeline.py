@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Literal, Protocol
 from claimforge import __version__
 from claimforge.records import Example, Label, Provenance, Record, Reject
 from claimforge.registry import ComponentConfig, registry
+from claimforge.verify.label_check import Thresholds, evidence_sentences, judge, verdict
 
 SUFFIX = {Label.SUPPORTED: "S", Label.REFUTED: "R", Label.NOT_ENOUGH_INFO: "N"}
 MAP_STEP = 100  # reject order: pre-filter steps count from 0, the map stages from here
@@ -102,6 +103,18 @@ class BuildResult:
         return sum(1 for r in self.rejects if r.scope == "item")
 
 
+class LabelCheckConfig(ComponentConfig):
+    """The config fields of the label check every pipeline ends with (its configs derive from this).
+
+    ``label_check``: ``reject`` (default) drops an example whose label the judge does not confirm, as a reject
+    with its scores; ``flag`` keeps it, marked in provenance; ``off`` skips the check (no judge is loaded).
+    """
+
+    judge: dict[str, Any] | None = {"name": "embedded", "runtime": "onnx"}
+    label_check: Literal["reject", "flag", "off"] = "reject"
+    label_thresholds: Thresholds = Thresholds()
+
+
 MapFn = Callable[[Chunk], None]
 GlobalFn = Callable[[BuildState], None]
 
@@ -156,10 +169,17 @@ class Pipeline:
 
     def component(self, name: str) -> Any:
         """The component ``name`` (None when the config turns it off), built from the registry on first use."""
+        if not self.uses(name):
+            return None
         if name not in self._components:
             spec = getattr(self.config, name)
             self._components[name] = None if spec is None else registry.build(self.component_kinds[name], spec)
         return self._components[name]
+
+    def uses(self, name: str) -> bool:
+        """Whether this configuration needs component ``name`` (the judge only when the label check is on;
+        a pipeline that also judges in another stage says so by overriding this)."""
+        return name != "judge" or getattr(self.config, "label_check", "off") != "off"
 
     @property
     def components(self) -> dict[str, str]:
@@ -221,6 +241,39 @@ class Pipeline:
                 details=details,
             ),
         )
+
+    def label_check_stage(self) -> Stage:
+        """The judge scores every example's claim against its evidence; labels it does not confirm are
+        rejected (or flagged). Before label selection, so balancing sees only checked examples."""
+
+        def run(state: BuildState) -> None:
+            cfg: Any = self.config
+            if cfg.label_check == "off" or not state.examples:
+                return
+            th: Thresholds = cfg.label_thresholds
+            ex = state.examples
+            probs = judge(self.component("judge"), [e.claim for e in ex], [evidence_sentences(e.evidence) for e in ex])
+            kept = []
+            for e, p in zip(ex, probs, strict=True):
+                v = verdict(e.label, p, th)
+                details = {**e.provenance.details, "label_check": v.details}
+                checked = e.model_copy(update={"provenance": e.provenance.model_copy(update={"details": details})})
+                if v.passed or cfg.label_check == "flag":
+                    kept.append(checked)
+                    continue
+                state.rejects.append(
+                    Reject(
+                        item_id=e.source_item_id,
+                        scope="example",
+                        stage="label check",
+                        reason="label_not_confirmed",
+                        detail=f"{e.label.value} {e.id}: {v.explain(th)}",
+                        ref=e.provenance.source,
+                    )
+                )
+            state.examples = kept
+
+        return Stage("label check", "global", run, config=("judge", "label_check", "label_thresholds"))
 
     def select_stage(self, labels: Sequence[Label]) -> Stage:
         """The last stage of every pipeline: keep ``labels`` and, with ``config.balance``, down-sample."""

@@ -98,8 +98,12 @@ class Negator(Protocol):
     name: str
     model_id: str
 
-    def negate(self, claims: Sequence[str], progress: Any = None) -> list[Any]:
-        """One ``Negation`` (text, or None with a reason) per claim, in order."""
+    def negate(
+        self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
+    ) -> list[Any]:
+        """One ``Negation`` (text, or None with a reason) per claim, in order. ``evidence``: per claim, the
+        sentences that support it; a negator that judges its negations uses them (the negation must be false
+        given the evidence, not only differ from the claim)."""
         ...
 
 

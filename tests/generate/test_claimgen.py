@@ -181,6 +181,10 @@ def _pipeline(**over: Any) -> Any:
         "negator": KBIN_SPEC,
         "embedder": {"name": "hashing"},
         "balance": False,
+        # the paper's evidence and no label check: these tests pin the generator (the judged evidence and the
+        # check have their own tests below and in tests/verify/test_label_check.py)
+        "evidence": "cited",
+        "label_check": "off",
         **over,
     }
     return registry.build("pipeline", spec)
@@ -314,7 +318,7 @@ def test_balance_and_read_rejects_add_up() -> None:
 
 def test_kbin_pipeline_negates_given_claims() -> None:
     items = [_item(0, "Metformin inhibits gluconeogenesis.", "a"), _item(1, "Running is popular.", "d")]
-    pipe = registry.build("pipeline", {"name": "kbin", "negator": KBIN_SPEC})
+    pipe = registry.build("pipeline", {"name": "kbin", "negator": KBIN_SPEC, "label_check": "off"})
     result = pipe.build(items)
     assert [(e.label, e.claim) for e in result.examples] == [
         (Label.SUPPORTED, "Metformin inhibits gluconeogenesis."),
@@ -420,3 +424,109 @@ def test_claims_command_writes_claims_and_rouge(tmp_path: Any) -> None:
     assert best and summary["rouge"]["n_claims"] == len(best)
     assert summary["rouge"]["rouge1"] == pytest.approx(100 * sum(best) / len(best), abs=1e-4)  # rounded to 4 places
     assert summary["rouge"]["rouge1"] > 20 and f"ROUGE-1 {summary['rouge']['rouge1']:.2f}" in result.output
+
+
+# -- issue 11: evidence the judge says states the claim; negations judged against that evidence -----------------
+
+
+class PassageJudgeConfig(ComponentConfig):
+    pass
+
+
+class PassageJudge:
+    """Entailment 0.95 when every content word of the claim is in the passage, else 0.1; contradiction 0.9
+    for a 'buformin' claim whose passage is about metformin; records the premises it saw."""
+
+    model_id = "passage-judge"
+
+    def __init__(self, config: PassageJudgeConfig | None = None) -> None:
+        self.premises: list[tuple[str, tuple[str, ...]]] = []
+
+    def predict_proba(self, pairs: list[Any], progress: Any = None) -> np.ndarray:
+        rows = []
+        for p in pairs:
+            self.premises.append((p.claim, tuple(p.evidence)))
+            ev = " ".join(p.evidence).lower()
+            words = [w.strip(".,").lower() for w in p.claim.split() if len(w.strip(".,")) > 3]
+            if "buformin" in p.claim.lower() and "metformin" in ev:
+                rows.append([0.02, 0.9, 0.08])
+            elif all(w in ev for w in words):
+                rows.append([0.95, 0.01, 0.04])
+            else:
+                rows.append([0.1, 0.1, 0.8])
+        return np.array(rows)
+
+
+registry.register("nli", "passage-judge", PassageJudgeConfig)(PassageJudge)
+
+
+def test_entailed_evidence_keeps_the_passage_that_states_the_claim() -> None:
+    result = _pipeline(evidence="entailed", judge={"name": "passage-judge"}, evidence_top_k=3).build(ITEMS)
+    sup = {e.claim: e for e in result.examples if e.label == Label.SUPPORTED}
+    ex = sup["Metformin inhibits gluconeogenesis in the liver."]
+    passage = ex.provenance.details["evidence_passage"]
+    # sentence 1 of abstract a says it; the evidence is still the whole abstract, the passage is recorded
+    assert ex.evidence_id == "a" and passage["document"] == "cited" and 1 in passage["sentences"]
+    assert passage["entailment"] == 0.95
+    # "Aspirin reduces fever in children": abstract b says "fever and pain", never "children": rejected
+    assert "Aspirin reduces fever in children." not in sup
+    lost = [r for r in result.rejects if r.reason == "no_entailing_evidence"]
+    assert any("Aspirin" in r.detail and "P(entailment)=0.100" in r.detail for r in lost)
+    item_rejects = [r for r in result.rejects if r.scope == "item"]
+    assert len(result.used_item_ids) + len(item_rejects) == len(ITEMS)
+
+
+def test_negations_are_judged_against_the_entailing_passage() -> None:
+    judge_spec = {"name": "passage-judge"}
+    negator = {**KBIN_SPEC, "nli": judge_spec}
+    pipe = _pipeline(evidence="entailed", judge=judge_spec, negator=negator)
+    result = pipe.build(ITEMS)
+    ref = next(e for e in result.examples if e.label == Label.REFUTED and e.source_item_id == "t:0")
+    neg = ref.provenance.details["negation"]
+    assert ref.claim == "Buformin inhibits gluconeogenesis in the liver."
+    assert neg["judged_against"] == "evidence" and neg["contradiction"] == 0.9
+    # the negator's premise was the passage that entails the claim, not the claim itself
+    negator_judge = pipe.negator.nli
+    premises = [ev for claim, ev in negator_judge.premises if claim.startswith("Buformin")]
+    assert premises and all("It inhibits gluconeogenesis in the liver." in ev for ev in premises)
+
+
+def test_off_and_cited_evidence_load_no_judge() -> None:
+    pipe = _pipeline(judge={"name": "no-such-judge"})  # evidence=cited, label_check=off
+    pipe.build(ITEMS)
+    assert "judge" not in pipe.components
+
+
+def test_kbin_prefers_a_substitute_the_evidence_names() -> None:
+    spec = {**KBIN_SPEC, "nli": {"name": "fake-nli", "contradicted": ("buformin", "phenformin")}}
+    kbin = registry.build("negator", spec)
+    claim = "Metformin inhibits gluconeogenesis."
+    plain = kbin.negate([claim])[0]
+    assert plain.text == "Phenformin inhibits gluconeogenesis."  # both contradict: the first sibling
+    assert plain.details["judged_against"] == "claim" and plain.details["named_in_evidence"] is False
+    named = kbin.negate([claim], evidence=[("Metformin, unlike buformin, inhibits gluconeogenesis.",)])[0]
+    assert named.text == "Buformin inhibits gluconeogenesis."
+    assert named.details["named_in_evidence"] is True and named.details["judged_against"] == "evidence"
+
+
+class VocabLM(FakeLM):
+    """A fake LM that knows a frequency list (other words: unknown, frequency 0)."""
+
+    def rarest_word(self, text: str) -> tuple[str, float]:
+        freq = {"buformin": 1e-5, "phenformin": 1e-8}
+        return min(((w, freq.get(w, 0.0)) for w in text.lower().split()), key=lambda wf: wf[1])
+
+
+registry.register("lm", "vocab-lm", FakeLMConfig)(VocabLM)
+
+
+def test_kbin_drops_rare_and_unknown_substitutes() -> None:
+    spec = {**KBIN_SPEC, "lm": {"name": "vocab-lm"}, "nli": {"name": "fake-nli", "contradicted": ("phenformin",)}}
+    claim = "Metformin inhibits gluconeogenesis."
+    out = registry.build("negator", spec).negate([claim])[0]
+    # phenformin (1e-8), butylbiguanide and glycolysis (unknown) are below the floor: buformin is left, and it is
+    # not contradictory enough
+    assert out.text is None and out.details["stats"]["rare_aliases"] == 3
+    assert out.details["replacement"] == "buformin"
+    off = registry.build("negator", {**spec, "min_word_frequency": 0}).negate([claim])
+    assert off[0].text == "Phenformin inhibits gluconeogenesis."

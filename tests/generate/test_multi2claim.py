@@ -43,7 +43,9 @@ class FakeQA2D:
 
 
 def make(qa2d: Any = None, **cfg: Any) -> Multi2Claim:
-    return Multi2Claim(Multi2ClaimConfig(embedder={"name": "hashing"}, **cfg), qa2d=qa2d or FakeQA2D())
+    """The pipeline with fakes; the label check is off unless asked for (tests/verify/test_label_check.py)."""
+    cfg = {"embedder": {"name": "hashing"}, "label_check": "off", **cfg}
+    return Multi2Claim(Multi2ClaimConfig(**cfg), qa2d=qa2d or FakeQA2D())
 
 
 def corpus() -> list[MCQItem]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from nli_data import splits  # noqa: E402
+from nli_data import add_data_arguments, data_splits  # noqa: E402
 
 from claimforge.evaluate.experiments import score  # noqa: E402
 from claimforge.verify.base import TwoWay, load_verifier  # noqa: E402
@@ -48,14 +48,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--run", type=Path, default=None, help="a training run (its best/ is used)")
     ap.add_argument("--model", type=Path, default=None, help="a saved model to score instead of a run")
-    ap.add_argument("--data", type=Path, default=Path("../shared/data/nli"))
-    ap.add_argument("--sci", type=Path, default=None, help="the scientific minimal pairs (their held-out slice)")
+    add_data_arguments(ap)
     ap.add_argument("--ship", type=Path, default=None, help="write the run's best model here, fp16")
     ap.add_argument("--out", type=Path, default=Path("build/nli_heldout.json"))
     args = ap.parse_args()
     if (args.run is None) == (args.model is None):
         ap.error("give exactly one of --run and --model")
-    _, _, held, _ = splits(args.data, args.sci)
+    _, _, held, _ = data_splits(ap, args)
     report: dict = {"run": str(args.run or args.model)}
     if args.run is not None and (args.run / "run.json").is_file():
         report["step"] = json.loads((args.run / "run.json").read_text())["best"]["step"]

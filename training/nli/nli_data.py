@@ -10,6 +10,7 @@ every train pair sharing text with a dev pair: no text is on both sides of a spl
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import random
@@ -32,13 +33,14 @@ HELD_OUT: dict[str, int] = {
     "nli4ct": 0,
     "sci": 1500,
 }
+EXTRA_HELD_OUT = 1000  # held-out pairs of each claimforge-built dataset given with --extra
 DEV_PER_SOURCE = 250
 SCI_TRAIN = 45000  # a seeded sample of the scientific minimal pairs (of ~200k) joins the general sets
 # At most this share of the sampled REFUTED pairs negates the main verb: it is the one edit almost every
 # sentence allows, and too many would teach the judge that "not" alone means REFUTED.
 SCI_NEGATION_SHARE = 1 / 3
 SEED = 2026
-GROUPED = ("vitaminc", "sci")  # ids "<source>:<group>:<n>": a group's pairs stay on one side
+GROUPED = ("vitaminc", "sci", "extra-")  # ids "<source>:<group>:<n>": a group's pairs stay on one side
 
 
 def _bucket(pair: Pair) -> float:
@@ -67,6 +69,18 @@ def read_pairs(path: Path) -> list[Pair]:
     return out
 
 
+def read_built(name: str, folder: Path) -> list[Pair]:
+    """The examples of a ``claimforge build`` (e.g. Multi2Claim on SciQ train) as pairs
+    ``extra-<name>:<source item>:<n>``: all claims made from one source record stay on one side of a split."""
+    from claimforge.io.benchmarks import ClaimforgeConfig, ClaimforgeTask
+
+    out = []
+    for n, p in enumerate(ClaimforgeTask(ClaimforgeConfig(path=str(folder))).load("all")):
+        group = p.id.split(":", 1)[1].split("#", 1)[0]
+        out.append(p.model_copy(update={"id": f"extra-{name}:{group}:{n}"}))
+    return out
+
+
 def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
     """A seeded sample of ``n`` scientific pairs, equal per label, with main-verb negations capped among the
     REFUTED ones (``SCI_NEGATION_SHARE``)."""
@@ -87,17 +101,20 @@ def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
 
 
 def splits(
-    root: Path, sci: Path | None = None
+    root: Path, sci: Path | None = None, extra: dict[str, Path] | None = None
 ) -> tuple[list[Pair], list[Pair], dict[str, list[Pair]], dict[str, dict[str, int]]]:
-    """(train, dev, held-out by source, counts by source)."""
+    """(train, dev, held-out by source, counts by source). ``extra``: claimforge-built datasets by name."""
     loaders = dict(nli_sources(root))
     if sci is not None:
         loaders["sci"] = lambda: read_pairs(sci)
+    for name, folder in (extra or {}).items():
+        loaders[f"extra-{name}"] = lambda name=name, folder=folder: read_built(name, folder)
     held: dict[str, list[Pair]] = {}
     rest: dict[str, list[Pair]] = {}
     for name, load in loaders.items():
         pairs = sorted(load(), key=_bucket)
-        held[name], rest[name] = pairs[: HELD_OUT[name]], pairs[HELD_OUT[name] :]
+        n_held = HELD_OUT.get(name, EXTRA_HELD_OUT)
+        held[name], rest[name] = pairs[:n_held], pairs[n_held:]
     held["nli4ct"] = nli4ct("nli4ct_gold", root / "nli4ct/Gold_test.json", root / "nli4ct/CT_json")
     held_texts = texts_of((p for ps in held.values() for p in ps), _texts)
     counts: dict[str, dict[str, int]] = {}
@@ -117,6 +134,35 @@ def splits(
         counts[name].update(train=len(kept), dropped=counts[name]["dropped"] + len(dropped))
     random.Random(SEED).shuffle(train)
     return train, dev, held, counts
+
+
+def add_data_arguments(ap: argparse.ArgumentParser) -> None:
+    """The data options every judge script shares (training, held-out scoring, calibration)."""
+    ap.add_argument("--data", type=Path, default=Path("../shared/data/nli"))
+    ap.add_argument("--sci", type=Path, default=None, help="scientific minimal pairs (training/nli/sci_pairs.py)")
+    ap.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="NAME=FOLDER",
+        help="a claimforge-built dataset to use too (e.g. multi2claim on SciQ train); never a benchmark",
+    )
+
+
+def extra_datasets(ap: argparse.ArgumentParser, items: list[str]) -> dict[str, Path]:
+    out = {}
+    for item in items:
+        name, sep, folder = item.partition("=")
+        if not sep or not name or not folder:
+            ap.error(f"--extra wants NAME=FOLDER, got {item!r}")
+        out[name] = Path(folder)
+    return out
+
+
+def data_splits(
+    ap: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[list[Pair], list[Pair], dict[str, list[Pair]], dict[str, dict[str, int]]]:
+    return splits(args.data, args.sci, extra_datasets(ap, args.extra))
 
 
 def label_mix(pairs: list[Pair]) -> dict[str, int]:

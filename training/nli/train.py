@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from nli_data import label_mix, splits  # noqa: E402
+from nli_data import add_data_arguments, data_splits, extra_datasets, label_mix  # noqa: E402
 
 from claimforge.cache import files_digest  # noqa: E402
 from claimforge.registry import registry  # noqa: E402
@@ -38,13 +38,13 @@ TRAIN = {
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=Path("../shared/data/nli"))
-    ap.add_argument("--sci", type=Path, default=None, help="scientific minimal pairs (training/nli/sci_pairs.py)")
+    add_data_arguments(ap)
     ap.add_argument("--init", type=Path, default=None, help="start from these weights (a saved verifier)")
     ap.add_argument("--out", type=Path, default=Path("build/judge_run"))
     ap.add_argument("--set", dest="sets", action="append", default=[], help="a TrainConfig field: key=value")
     args = ap.parse_args()
-    tr, dev, held, counts = splits(args.data, args.sci)
+    extra = extra_datasets(ap, args.extra)
+    tr, dev, held, counts = data_splits(ap, args)
     print(json.dumps({"counts": counts, "train_labels": label_mix(tr)}), flush=True)
     overrides = dict(TRAIN)
     for item in args.sets:
@@ -61,7 +61,12 @@ def main() -> None:
         dev,
         TrainConfig(**overrides),
         args.out,
-        data_info={"root": str(args.data), "sci": str(args.sci) if args.sci else None, "counts": counts},
+        data_info={
+            "root": str(args.data),
+            "sci": str(args.sci) if args.sci else None,
+            "extra": {k: str(v) for k, v in extra.items()},
+            "counts": counts,
+        },
         log=lambda m: print(m, flush=True),
         init_id=init_id,
     )

@@ -757,6 +757,21 @@ class NGramLanguageModel(_CachedScorer):
         ntok = np.bincount(owner, weights=[len(s) + 1 for s in sents], minlength=len(texts))
         return [(float(a), int(b)) for a, b in zip(totals, ntok, strict=True)]
 
+    def rarest_word(self, text: str) -> tuple[str, float]:
+        """The least frequent alphabetic word of ``text`` and its relative frequency in the LM's training
+        text (0.0 for a word the model does not know): the n-gram LM as a frequency list, for "is this a
+        real, common word"."""
+        m = self.model
+        best = ("", 1.0)
+        for w in tokenize(text):
+            if not w.isalpha():
+                continue
+            i = m.word_id.get(w, UNK_ID)
+            f = 0.0 if i == UNK_ID or m.frequency_logp is None else math.exp(float(m.frequency_logp[i]))
+            if f < best[1]:
+                best = (w, f)
+        return best
+
     def slor(self, texts: Sequence[str]) -> np.ndarray:
         """SLOR (Kann et al. 2018): (log p(text) - log p_unigram(text)) / tokens, higher is more fluent. Unlike
         perplexity it does not punish rare words for being rare, so it suits comparing candidates that differ in

@@ -31,10 +31,11 @@ from pydantic import Field
 
 from claimforge.generate.simplify import can_be_finite, claim_from_clause, clauses, clean_sentence, verb_like
 from claimforge.nlp.normalize import contains_content, content_lemmas, finish_sentence, word_count
-from claimforge.pipeline import MAP_STEP, BuildState, Chunk, Pipeline, Stage
+from claimforge.pipeline import MAP_STEP, BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Document, Example, Label, Reject, SentenceItem
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest
+from claimforge.verify.label_check import judge
 
 METHOD = "claimgen"
 
@@ -471,7 +472,24 @@ registry.register("generator", "llm", LLMGeneratorConfig)(LLMGenerator)
 # The pipeline
 
 
-class ClaimGenConfig(ComponentConfig):
+def _support(p: _Paired) -> tuple[str, ...]:
+    """The sentences that support a claim: its entailing passage when the evidence stage found one, else
+    the whole evidence document."""
+    passage = p.claim.details.get("evidence_passage")
+    if passage:
+        return tuple(p.doc.sentences[i] for i in passage["sentences"])
+    return p.doc.sentences
+
+
+def _passages(doc: Document) -> list[tuple[tuple[int, int], str]]:
+    """Every passage of one sentence or two consecutive ones: ((start, end), text)."""
+    sents = list(doc.sentences)
+    out = [((i, i + 1), s) for i, s in enumerate(sents)]
+    out += [((i, i + 2), f"{sents[i]} {sents[i + 1]}") for i in range(len(sents) - 1)]
+    return out
+
+
+class ClaimGenConfig(LabelCheckConfig):
     reader: dict[str, Any] | None = None
     generator: dict[str, Any] = {"name": "entity"}
     negator: dict[str, Any] | None = {"name": "kbin"}
@@ -481,6 +499,12 @@ class ClaimGenConfig(ComponentConfig):
     nei_claim: Literal["claim", "negation", "either"] = "either"
     nei_top_k: int = Field(20, ge=1)
     nei_use_citing: bool = True
+    # The evidence of a claim: "entailed" (default) — the cited abstract (or the citing paper's own) with a
+    # passage of one or two sentences the judge says entails the claim (P(entailment) ≥ the label check's
+    # SUPPORTED gate); claims no passage entails are rejected. "cited": the cited abstract, unchecked (the
+    # paper's way). ``evidence_top_k``: passages judged per claim, the most similar by embedding.
+    evidence: Literal["entailed", "cited"] = "entailed"
+    evidence_top_k: int = Field(4, ge=1)
     balance: bool = True
     seed: int = 13
     labels: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
@@ -516,7 +540,7 @@ class ClaimGen(Pipeline):
 
     method = METHOD
     item_type = SentenceItem
-    component_kinds = {"generator": "generator", "embedder": "embedder", "negator": "negator"}
+    component_kinds = {"generator": "generator", "embedder": "embedder", "negator": "negator", "judge": "nli"}
     config: ClaimGenConfig
 
     @property
@@ -537,7 +561,14 @@ class ClaimGen(Pipeline):
     def stages(self) -> list[Stage]:
         return [
             Stage("generate claims", "map", self._generate, ("item",), ("claims",), ("generator",)),
-            Stage("choose evidence", "map", self._evidence, ("item", "claims"), ("paired",), ("embedder",)),
+            Stage(
+                "choose evidence",
+                "map",
+                self._evidence,
+                ("item", "claims"),
+                ("paired",),
+                ("embedder", "evidence", "evidence_top_k", "judge", "label_thresholds"),
+            ),
             Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",)),
             Stage(
                 "pair NEI evidence",
@@ -546,6 +577,7 @@ class ClaimGen(Pipeline):
                 ("item", "paired"),
                 config=("nei_claim", "nei_top_k", "nei_use_citing", "seed"),
             ),
+            self.label_check_stage(),
             self.select_stage(self.config.labels),
         ]
 
@@ -560,7 +592,71 @@ class ClaimGen(Pipeline):
         for u in units:
             u.data["claims"] = by_id.get(u.item.id, [])
 
+    def uses(self, name: str) -> bool:
+        return super().uses(name) or (name == "judge" and self.config.evidence == "entailed")
+
     def _evidence(self, chunk: Chunk) -> None:
+        if self.config.evidence == "entailed":
+            self._entailed_evidence(chunk)
+        else:
+            self._cited_evidence(chunk)
+
+    def _entailed_evidence(self, chunk: Chunk) -> None:
+        """The document that states each claim: of the passages (one or two consecutive sentences) of the
+        cited abstracts and the citing paper's own, the ``evidence_top_k`` most similar to the claim (by
+        embedding) are judged, and the most entailing one decides, if the judge's P(entailment) reaches the
+        SUPPORTED gate; otherwise the claim is a reject (``no_entailing_evidence``)."""
+        cfg = self.config
+        units = chunk.live()
+        todo = [(u, c) for u in units for c in u.data["claims"]]
+        docs: dict[str, Document] = {}
+        for u, _ in todo:
+            for d in (*u.item.cited, *((u.item.citing,) if u.item.citing else ())):
+                docs.setdefault(d.id, d)
+        passages = {d.id: _passages(d) for d in docs.values()}
+        flat = [(doc_id, span, text) for doc_id, ps in passages.items() for span, text in ps]
+        where = {(doc_id, span): i for i, (doc_id, span, _) in enumerate(flat)}
+        vecs = self.embedder.embed([c.text for _, c in todo] + [t for _, _, t in flat]) if todo else None
+        queries: list[tuple[int, str, tuple[int, int]]] = []  # (claim number, doc id, span)
+        for n, (u, _c) in enumerate(todo):
+            assert vecs is not None
+            own = [d.id for d in (*u.item.cited, *((u.item.citing,) if u.item.citing else ()))]
+            cands = [(doc_id, span) for doc_id in own for span, _ in passages[doc_id]]
+            sims = np.array([float(vecs[len(todo) + where[k]] @ vecs[n]) for k in cands])
+            for j in np.argsort(-sims, kind="stable")[: cfg.evidence_top_k]:
+                queries.append((n, *cands[int(j)]))
+        probs = judge(
+            self.component("judge"),
+            [todo[n][1].text for n, _, _ in queries],
+            [(flat[where[(doc_id, span)]][2],) for _, doc_id, span in queries],
+        )
+        best: dict[int, tuple[float, str, tuple[int, int]]] = {}
+        for (n, doc_id, span), p in zip(queries, probs, strict=True):
+            if n not in best or float(p[0]) > best[n][0]:
+                best[n] = (float(p[0]), doc_id, span)
+        gate = cfg.label_thresholds.entailment
+        for u in units:
+            u.data["paired"] = []
+        for n, (u, c) in enumerate(todo):
+            score, doc_id, span = best.get(n, (0.0, "", (0, 0)))
+            if score < gate:
+                chunk.add_reject(
+                    Reject(
+                        item_id=c.item_id,
+                        scope="example",
+                        stage="choose evidence",
+                        reason="no_entailing_evidence",
+                        detail=f"best P(entailment)={score:.3f} < {gate}: {c.text[:160]}",
+                        ref=u.item.ref,
+                    )
+                )
+                continue
+            doc = docs[doc_id]
+            source = "cited" if any(d.id == doc_id for d in u.item.cited) else "citing"
+            passage = {"document": source, "sentences": list(range(*span)), "entailment": round(score, 4)}
+            u.data["paired"].append(_Paired(replace(c, details={**c.details, "evidence_passage": passage}), doc))
+
+    def _cited_evidence(self, chunk: Chunk) -> None:
         """The evidence abstract of each claim: the cited document (the most similar one, by embedding,
         when the sentence cites several); a plain sentence's own document when nothing is cited."""
         units = chunk.live()
@@ -587,7 +683,7 @@ class ClaimGen(Pipeline):
         units = chunk.live()
         if self.negator is not None:
             todo = [(u, p) for u in units for p in u.data["paired"]]
-            negs = self.negator.negate([p.claim.text for _, p in todo])
+            negs = self.negator.negate([p.claim.text for _, p in todo], evidence=[_support(p) for _, p in todo])
             for (u, p), neg in zip(todo, negs, strict=True):
                 if neg.text is None:
                     chunk.add_reject(

@@ -36,7 +36,7 @@ from pydantic import Field
 
 from claimforge.generate.claimgen import plausible_mentions
 from claimforge.generate.simplify import verb_like
-from claimforge.pipeline import Chunk, Pipeline, Stage
+from claimforge.pipeline import Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Label, Pair, SentenceItem
 from claimforge.registry import ComponentConfig, registry
 
@@ -163,6 +163,10 @@ class KBINConfig(ComponentConfig):
     # P(contradiction) of the negation vs the original: the embedded judge's REFUTED gate, chosen on its dev split
     # for precision ≥ 0.85 and measured on held-out data (training/nli/calibrate.py, docs/models/nli.md)
     min_contradiction: float = Field(0.7, ge=0, le=1)
+    # A replacement whose rarest word is below this relative frequency in the n-gram LM's training text (or
+    # unknown to it) is not used: rare and non-words make nonsense swaps ("nonalleles", "philosopher's stones").
+    # 1e-6 is about 20 occurrences in the LM's 20M words; 0 turns the floor off. Needs the n-gram LM.
+    min_word_frequency: float = Field(1e-6, ge=0, le=1)
     # A configured knowledge base whose files are not installed: stop with the error (which says how to
     # install it), or go on without it (a warning on stderr; model_id lists the knowledge bases used).
     missing_kb: Literal["error", "skip"] = "skip"
@@ -308,7 +312,7 @@ class KBIN:
 
     def candidates(self, claim: str, targets: Sequence[_Target]) -> tuple[list[_Candidate], dict[str, int]]:
         """Replacement sentences per (target, candidate concept), before fluency and NLI ranking."""
-        stats = {"targets": len(targets), "linked": 0, "concepts": 0}
+        stats = {"targets": len(targets), "linked": 0, "concepts": 0, "rare_aliases": 0}
         cands: list[_Candidate] = []
         for target in targets:
             links = self._related(target)
@@ -323,10 +327,20 @@ class KBIN:
                     for alias in names:
                         if not usable_alias(alias, t.text, claim, self.config.max_alias_words):
                             continue
+                        if self._rare(alias):
+                            stats["rare_aliases"] += 1
+                            continue
                         new = inflect_like(alias, t.text, t.tag, t.pos)
                         text = replace_span(claim, t.start, t.end, new)
                         cands.append(_Candidate(text, t, rel_concept, concept, relation, alias))
         return cands, stats
+
+    def _rare(self, alias: str) -> bool:
+        """Whether the alias has a word rarer than ``min_word_frequency`` (by the n-gram LM's counts)."""
+        floor = self.config.min_word_frequency
+        if floor <= 0 or self.lm is None or not hasattr(self.lm, "rarest_word"):
+            return False
+        return bool(self.lm.rarest_word(alias)[1] < floor)
 
     def _embed(self, texts: Sequence[str]) -> None:
         """Embed the texts not embedded yet, in one batch (sibling ranking reuses them across claims)."""
@@ -344,7 +358,12 @@ class KBIN:
         order = np.argsort(-sims, kind="stable")[: self.config.top_n]
         return [siblings[int(i)] for i in order]
 
-    def negate(self, claims: Sequence[str], progress: Any = None) -> list[Negation]:
+    def negate(
+        self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
+    ) -> list[Negation]:
+        """With ``evidence`` (the sentences supporting each claim), a substitute is judged against the
+        evidence: it is kept only if the judge says the evidence contradicts it, and substitutes the evidence
+        itself names (a sibling concept mentioned there) are preferred. Without, against the claim itself."""
         targets = self.targets(claims)
         self._related_memo.clear()
         # one embedding batch for every mention and sibling name of the batch
@@ -378,9 +397,13 @@ class KBIN:
                 if key not in group or p < group[key][1]:
                     group[key] = (c, p)
             best.append(list(group.values()))
-        # contradiction with the original claim
+
+        # contradiction with the evidence when there is some, else with the original claim
+        def premise(n: int) -> tuple[str, ...]:
+            return evidence[n] if evidence is not None else (claims[n],)
+
         pairs = [
-            Pair(id=f"{n}:{k}", claim=c.text, evidence=(claims[n],))
+            Pair(id=f"{n}:{k}", claim=c.text, evidence=premise(n))
             for n, bs in enumerate(best)
             for k, (c, _) in enumerate(bs)
         ]
@@ -399,7 +422,10 @@ class KBIN:
                 continue
             scores = probs[i : i + len(bs)]
             i += len(bs)
-            k = int(np.argmax(scores[:, 1]))
+            named = [evidence is not None and _names(premise(n), c.alias) for c, _ in bs]
+            # the first passing substitute the evidence names, else the most contradicted one
+            passing = [j for j in range(len(bs)) if scores[j, 1] >= self.config.min_contradiction]
+            k = max(passing, key=lambda j: (named[j], float(scores[j, 1]))) if passing else int(np.argmax(scores[:, 1]))
             c, perplexity = bs[k]
             contradiction = float(scores[k, 1])
             details = {
@@ -415,6 +441,8 @@ class KBIN:
                 "perplexity": round(perplexity, 3),
                 "contradiction": round(contradiction, 4),
                 "entailment": round(float(scores[k, 0]), 4),
+                "judged_against": "evidence" if evidence is not None else "claim",
+                "named_in_evidence": named[k],
                 "candidates": len(bs),
                 "stats": stats[n],
             }
@@ -425,6 +453,11 @@ class KBIN:
         if progress is not None:
             progress(len(claims), len(claims))
         return out
+
+
+def _names(sentences: tuple[str, ...], alias: str) -> bool:
+    """Whether the evidence mentions the substitute (as a whole word or phrase, any case)."""
+    return re.search(rf"(?<!\w){re.escape(alias.lower())}(?!\w)", " ".join(sentences).lower()) is not None
 
 
 _PERFECT_OR_PASSIVE = {"has", "have", "had", "is", "are", "was", "were", "be", "been", "being"}
@@ -470,7 +503,10 @@ class RandomEntityNegator:
     def model_id(self) -> str:
         return f"random-entity(ner={self.ner.model_id})"
 
-    def negate(self, claims: Sequence[str], progress: Any = None) -> list[Negation]:
+    def negate(
+        self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
+    ) -> list[Negation]:
+        """Unjudged: ``evidence`` is not used."""
         rng = random.Random(self.config.seed)
         mentions = self.ner.mentions(list(claims))
         pool: dict[str, list[str]] = {}
@@ -547,7 +583,10 @@ class NotInsertionNegator:
     def model_id(self) -> str:
         return f"not-insertion(parser={self.nlp.model_id})"
 
-    def negate(self, claims: Sequence[str], progress: Any = None) -> list[Negation]:
+    def negate(
+        self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
+    ) -> list[Negation]:
+        """Unjudged: ``evidence`` is not used."""
         from claimforge.generate.simplify import render
 
         out = []
@@ -580,7 +619,7 @@ registry.register("negator", "not-insertion", NotInsertionConfig)(NotInsertionNe
 # The kbin pipeline: negations of given claims
 
 
-class KBINPipelineConfig(ComponentConfig):
+class KBINPipelineConfig(LabelCheckConfig):
     reader: dict[str, Any] | None = None
     negator: dict[str, Any] = {"name": "kbin"}
     include_original: bool = True  # the claim itself as SUPPORTED with the same evidence
@@ -600,7 +639,7 @@ class KBINPipeline(Pipeline):
 
     method = "kbin"
     item_type = SentenceItem
-    component_kinds = {"negator": "negator"}
+    component_kinds = {"negator": "negator", "judge": "nli"}
     config: KBINPipelineConfig
 
     @property
@@ -614,12 +653,14 @@ class KBINPipeline(Pipeline):
         labels = (Label.SUPPORTED, Label.REFUTED) if self.config.include_original else (Label.REFUTED,)
         return [
             Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original")),
+            self.label_check_stage(),
             self.select_stage(labels),
         ]
 
     def _negate(self, chunk: Chunk) -> None:
         units = chunk.live()
-        negs = self.negator.negate([u.item.sentence for u in units])
+        docs = [u.item.cited[0] if u.item.cited else u.item.citing for u in units]
+        negs = self.negator.negate([u.item.sentence for u in units], evidence=[d.sentences for d in docs])
         method = f"negation-{self.negator.name}"
         for u, neg in zip(units, negs, strict=True):
             it = u.item

@@ -17,15 +17,15 @@ import numpy as np
 from pydantic import Field
 
 from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
-from claimforge.pipeline import BuildState, Chunk, Pipeline, Stage
+from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Example, Label, MCQItem, Reject
-from claimforge.registry import ComponentConfig, registry
+from claimforge.registry import registry
 from claimforge.types import QA2DRequest, QA2DResult
 
 METHOD = "multi2claim"
 
 
-class Multi2ClaimConfig(ComponentConfig):
+class Multi2ClaimConfig(LabelCheckConfig):
     reader: dict[str, Any] | None = None
     qa2d: dict[str, Any] = {"name": "rules"}
     embedder: dict[str, Any] = {"name": "sentence-transformers"}
@@ -132,7 +132,7 @@ class Multi2Claim(Pipeline):
 
     method = METHOD
     item_type = MCQItem
-    component_kinds = {"qa2d": "qa2d", "embedder": "embedder"}
+    component_kinds = {"qa2d": "qa2d", "embedder": "embedder", "judge": "nli"}
     prefilter_fields = (
         "min_evidence_words",
         "max_question_words",
@@ -172,6 +172,7 @@ class Multi2Claim(Pipeline):
                 ("item", "supported", "nei_vector"),
                 config=("nei_top_k", "nei_answer_match"),
             ),
+            self.label_check_stage(),
             self.select_stage(self.config.labels),
         ]
 
