@@ -530,3 +530,16 @@ def test_kbin_drops_rare_and_unknown_substitutes() -> None:
     assert out.details["replacement"] == "buformin"
     off = registry.build("negator", {**spec, "min_word_frequency": 0}).negate([claim])
     assert off[0].text == "Phenformin inhibits gluconeogenesis."
+
+
+def test_the_same_claim_from_two_citances_is_kept_once() -> None:
+    twice = [*ITEMS[:1], _item(9, "Indeed, Metformin inhibits gluconeogenesis in the liver [3].", "a")]
+    result = _pipeline(nei_claim="claim").build(twice)
+    claims = [(e.label, e.claim) for e in result.examples]
+    assert len(claims) == len(set(claims))
+    lost = [r for r in result.rejects if r.reason == "duplicate_claim"]
+    assert lost and all(r.item_id == "t:9" and "same claim as t:0#1" in r.detail for r in lost)
+    assert {e.source_item_id for e in result.examples} == {"t:0"}
+    assert len(result.used_item_ids) + result.n_rejected_items == len(twice)
+    kept = _pipeline(nei_claim="claim", unique_claims=False).build(twice)
+    assert {e.source_item_id for e in kept.examples} == {"t:0", "t:9"}

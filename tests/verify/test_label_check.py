@@ -192,3 +192,19 @@ def test_audit_labels_cli_on_a_built_dataset(tmp_path: Path) -> None:
         app, ["audit", "labels", str(tmp_path / "ds"), "--out", str(tmp_path / "b"), "--set", "model.name=x"]
     )
     assert bad.exit_code != 0 and "judge." in bad.output
+
+
+def test_the_report_counts_what_the_check_kept_flagged_and_rejected() -> None:
+    from claimforge.evaluate.report import dataset_stats, render_report
+
+    res = checked(judged(), balance=False).build(corpus())
+    stats = dataset_stats(res.examples, res.rejects, res.n_input)
+    lost = [r for r in res.rejects if r.stage == "label check"]
+    assert sum(c["rejected"] for c in stats["label_check"].values()) == len(lost)
+    assert sum(c["confirmed"] for c in stats["label_check"].values()) == len(res.examples)
+    assert "## Label check" in render_report("t", stats, res.examples, {})
+    flagged = checked(judged(), balance=False, label_check="flag").build(corpus())
+    fstats = dataset_stats(flagged.examples, flagged.rejects, flagged.n_input)
+    assert sum(c["flagged"] for c in fstats["label_check"].values()) == len(lost)
+    off = make(balance=False).build(corpus())
+    assert dataset_stats(off.examples, off.rejects, off.n_input)["label_check"] == {}

@@ -44,7 +44,24 @@ def dataset_stats(examples: list[Example], rejects: list[Reject], n_input: int) 
         "items_rejected": len(item_rejects),
         "reject_reasons": dict(Counter(f"{r.stage}:{r.reason}" for r in item_rejects).most_common()),
         "example_losses": dict(Counter(f"{r.stage}:{r.reason}" for r in rejects if r.scope == "example").most_common()),
+        "label_check": label_check_stats(examples, rejects),
     }
+
+
+def label_check_stats(examples: list[Example], rejects: list[Reject]) -> dict[str, dict[str, int]]:
+    """Per label: examples the label check confirmed (kept), flagged (kept, not confirmed: ``label_check=flag``)
+    and rejected; empty when the build ran no check."""
+    out: dict[str, dict[str, int]] = {}
+    for e in examples:
+        verdict = e.provenance.details.get("label_check")
+        if verdict is not None:
+            row = out.setdefault(e.label.value, {"confirmed": 0, "flagged": 0, "rejected": 0})
+            row["confirmed" if verdict.get("passed") else "flagged"] += 1
+    for r in rejects:
+        if r.stage == "label check":
+            label = r.detail.split(" ", 1)[0]  # "<LABEL> <example id>: <scores>"
+            out.setdefault(label, {"confirmed": 0, "flagged": 0, "rejected": 0})["rejected"] += 1
+    return dict(sorted(out.items()))
 
 
 def _mean(xs: list[int]) -> float:
@@ -117,6 +134,21 @@ def render_report(
     if stats["example_losses"]:
         lines += ["", "Examples dropped from otherwise used items:", "", "| stage:reason | examples |", "|---|---:|"]
         lines += [f"| {k} | {v} |" for k, v in stats["example_losses"].items()]
+    if stats.get("label_check"):
+        lines += [
+            "",
+            "## Label check",
+            "",
+            "What the judge confirmed from claim + evidence, per label (kept examples after balancing; rejected",
+            "ones are in rejects.jsonl with their scores, `label check:label_not_confirmed`):",
+            "",
+            "| label | confirmed (kept) | flagged (kept) | rejected |",
+            "|---|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {lab} | {c['confirmed']} | {c['flagged']} | {c['rejected']} |"
+            for lab, c in stats["label_check"].items()
+        ]
     rng = random.Random(seed)
     for lab in Label:
         pool = [e for e in examples if e.label == lab]

@@ -30,6 +30,7 @@ import numpy as np
 from pydantic import Field
 
 from claimforge.generate.simplify import can_be_finite, claim_from_clause, clauses, clean_sentence, verb_like
+from claimforge.io.splits import text_key
 from claimforge.nlp.normalize import contains_content, content_lemmas, finish_sentence, word_count
 from claimforge.pipeline import MAP_STEP, BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Document, Example, Label, Reject, SentenceItem
@@ -505,6 +506,9 @@ class ClaimGenConfig(LabelCheckConfig):
     # paper's way). ``evidence_top_k``: passages judged per claim, the most similar by embedding.
     evidence: Literal["entailed", "cited"] = "entailed"
     evidence_top_k: int = Field(4, ge=1)
+    # A claim whose text (normalised) an earlier citance already gave is dropped with its negation and NEI
+    # pair: the same claim twice with different evidence is a leak between splits and counts one fact twice.
+    unique_claims: bool = True
     balance: bool = True
     seed: int = 13
     labels: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
@@ -515,6 +519,7 @@ class _Paired:
     claim: GeneratedClaim
     doc: Document
     negation: Any = None  # a Negation from the negator, or None
+    duplicate_of: str | None = None  # "<item id>#<k>" of an earlier claim with the same text (unique_claims)
 
 
 class ClaimGenPrefilter:
@@ -570,6 +575,7 @@ class ClaimGen(Pipeline):
                 ("embedder", "evidence", "evidence_top_k", "judge", "label_thresholds"),
             ),
             Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",)),
+            Stage("unique claims", "global", self._unique, ("item", "paired"), config=("unique_claims",)),
             Stage(
                 "pair NEI evidence",
                 "global",
@@ -707,6 +713,39 @@ class ClaimGen(Pipeline):
                         self._example(u.item, k, Label.REFUTED, p.negation.text, p.doc, p.claim, details)
                     )
 
+    def _unique(self, state: BuildState) -> None:
+        """Mark every claim whose normalised text an earlier one (input order) has, and drop its examples."""
+        if not self.config.unique_claims:
+            return
+        first: dict[str, str] = {}
+        dupes: dict[str, str] = {}
+        for u in state.units:
+            if u.rejected is not None:
+                continue
+            for k, p in enumerate(u.data.get("paired", ()), 1):
+                key, here = text_key(p.claim.text), f"{u.item.id}#{k}"
+                if key in first:
+                    p.duplicate_of = dupes[here] = first[key]
+                else:
+                    first[key] = here
+        kept = []
+        for e in state.examples:
+            earlier = dupes.get(e.id[:-1])  # "<item id>#<k>" + the label's letter
+            if earlier is None:
+                kept.append(e)
+                continue
+            state.rejects.append(
+                Reject(
+                    item_id=e.source_item_id,
+                    scope="example",
+                    stage="unique claims",
+                    reason="duplicate_claim",
+                    detail=f"{e.id}: same claim as {earlier}",
+                    ref=e.provenance.source,
+                )
+            )
+        state.examples = kept
+
     def _nei(self, state: BuildState) -> None:
         cfg = self.config
         rng = random.Random(cfg.seed)
@@ -725,6 +764,8 @@ class ClaimGen(Pipeline):
         counter: dict[str, int] = {}
         for n, (it, p) in enumerate(paired):
             j = counter[it.id] = counter.get(it.id, 0) + 1
+            if p.duplicate_of is not None:
+                continue
             use_negation = p.negation is not None and (
                 cfg.nei_claim == "negation" or (cfg.nei_claim == "either" and rng.random() < 0.5)
             )
