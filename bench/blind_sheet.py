@@ -45,8 +45,8 @@ def make_sheet(build: Path, n: int, seed: int, out: Path) -> None:
 
 
 def score(answers: Path, key_path: Path) -> None:
-    key = {k["n"]: k for k in map(json.loads, key_path.read_text(encoding="utf-8").splitlines())}
-    got = {a["n"]: a for a in map(json.loads, answers.read_text(encoding="utf-8").splitlines()) if a}
+    key = {k["n"]: k for k in map(json.loads, filter(str.strip, key_path.read_text(encoding="utf-8").splitlines()))}
+    got = {a["n"]: a for a in map(json.loads, filter(str.strip, answers.read_text(encoding="utf-8").splitlines()))}
     agree: Counter[str] = Counter()
     total: Counter[str] = Counter()
     confusion: Counter[tuple[str, str]] = Counter()

@@ -677,11 +677,11 @@ def audit_labels_cmd(
     claimforge audit labels scifact --set data.dev=claims_dev.jsonl --set data.corpus=corpus.jsonl --out audit/sf
     """
     from claimforge.evaluate.label_audit import audit_labels
-    from claimforge.verify.label_check import Thresholds
+    from claimforge.verify.label_check import DEFAULT_JUDGE, Thresholds
 
     _setup_env(None, False)
     try:
-        spec = apply_overrides({"judge": {"name": "embedded", "runtime": "onnx"}, "thresholds": {}, "data": {}}, set_)
+        spec = apply_overrides({"judge": dict(DEFAULT_JUDGE), "thresholds": {}, "data": {}}, set_)
         extra = set(spec) - {"judge", "thresholds", "data"}
         if extra:
             raise RecipeError(f"--set keys must start with judge., thresholds. or data.: {sorted(extra)}")

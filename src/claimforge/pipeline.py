@@ -24,13 +24,20 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Protocol
 
+from pydantic import model_validator
+
 from claimforge import __version__
 from claimforge.records import Example, Label, Provenance, Record, Reject
 from claimforge.registry import ComponentConfig, registry
-from claimforge.verify.label_check import Thresholds, evidence_sentences, judge, verdict
+from claimforge.verify.label_check import DEFAULT_JUDGE, Thresholds, evidence_sentences, judge, reject_detail, verdict
 
 SUFFIX = {Label.SUPPORTED: "S", Label.REFUTED: "R", Label.NOT_ENOUGH_INFO: "N"}
 MAP_STEP = 100  # reject order: pre-filter steps count from 0, the map stages from here
+
+
+def example_id(item_id: str, label: Label, key: str = "") -> str:
+    """The id of an example: ``<item id>#<key><S|R|N>`` (key: which claim of the item, when it has several)."""
+    return f"{item_id}#{key}{SUFFIX[label]}"
 
 
 @dataclass
@@ -110,9 +117,15 @@ class LabelCheckConfig(ComponentConfig):
     with its scores; ``flag`` keeps it, marked in provenance; ``off`` skips the check (no judge is loaded).
     """
 
-    judge: dict[str, Any] | None = {"name": "embedded", "runtime": "onnx"}
+    judge: dict[str, Any] | None = dict(DEFAULT_JUDGE)
     label_check: Literal["reject", "flag", "off"] = "reject"
     label_thresholds: Thresholds = Thresholds()
+
+    @model_validator(mode="after")
+    def _judge_when_checking(self) -> LabelCheckConfig:
+        if self.judge is None and self.label_check != "off":
+            raise ValueError(f"label_check={self.label_check} needs a judge: set judge, or label_check=off")
+        return self
 
 
 MapFn = Callable[[Chunk], None]
@@ -225,7 +238,7 @@ class Pipeline:
         component ids, parameters and ``details``."""
         method = method or self.method
         return Example(
-            id=f"{item.id}#{key}{SUFFIX[label]}",
+            id=example_id(item.id, label, key),
             claim=claim,
             evidence=evidence,
             evidence_id=evidence_id,
@@ -267,7 +280,7 @@ class Pipeline:
                         scope="example",
                         stage="label check",
                         reason="label_not_confirmed",
-                        detail=f"{e.label.value} {e.id}: {v.explain(th)}",
+                        detail=reject_detail(e.label, e.id, v.explain(th)),
                         ref=e.provenance.source,
                     )
                 )

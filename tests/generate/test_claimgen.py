@@ -543,3 +543,12 @@ def test_the_same_claim_from_two_citances_is_kept_once() -> None:
     assert len(result.used_item_ids) + result.n_rejected_items == len(twice)
     kept = _pipeline(nei_claim="claim", unique_claims=False).build(twice)
     assert {e.source_item_id for e in kept.examples} == {"t:0", "t:9"}
+
+
+def test_aliases_with_digits_are_definitions_not_names() -> None:
+    from claimforge.generate.kbin import usable_alias
+
+    claim = "Nitric oxide relaxes smooth muscle."
+    assert not usable_alias("atomic number 8", "Nitric oxide", claim, 6)
+    assert usable_alias("oxygen", "Nitric oxide", claim, 6)
+    assert usable_alias("IL-7", "IL-6", "IL-6 drives fever.", 6)  # the original has digits too

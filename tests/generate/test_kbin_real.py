@@ -51,6 +51,16 @@ def test_siblings_of_a_multi_word_entity_replace_the_whole_span(kbin: Any) -> No
     assert all(t.startswith("Smoking raises the risk of ") and "heart attack" not in t for t in texts)
 
 
+def test_a_verb_links_by_its_lemma(kbin: Any) -> None:
+    # "found" as a word is WordNet's "establish" (antonym "abolish"); as the parse's lemma it is "find"
+    (targets,) = kbin.targets(["Such cases were found to occur in children."])
+    (found,) = [t for t in targets if t.text == "found"]
+    assert found.lemma == "find"
+    claim = "Such cases were found to occur in children."
+    cands, _ = kbin.candidates(claim, targets)
+    assert not [c for c in cands if c.target.text == "found" and "abolish" in c.text]
+
+
 def test_a_longer_mention_links_by_its_last_words(kbin: Any) -> None:
     claim = "Smoking raises the risk of acute heart attack."
     start = claim.index("acute")

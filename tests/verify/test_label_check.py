@@ -208,3 +208,16 @@ def test_the_report_counts_what_the_check_kept_flagged_and_rejected() -> None:
     assert sum(c["flagged"] for c in fstats["label_check"].values()) == len(lost)
     off = make(balance=False).build(corpus())
     assert dataset_stats(off.examples, off.rejects, off.n_input)["label_check"] == {}
+
+
+def test_an_audit_of_a_checked_build_confirms_every_example(tmp_path: Path) -> None:
+    """The check and the audit apply the same rule to the same evidence sentences."""
+    from claimforge.io.dataset import write_examples
+
+    spec = {"name": "stub-judge", "scores": {"nucleus": (0.95, 0.02, 0.03), "ribosome": (0.05, 0.9, 0.05)}}
+    config = Multi2ClaimConfig(embedder={"name": "hashing"}, balance=False, judge=spec, label_thresholds=TH)
+    res = Multi2Claim(config, qa2d=FakeQA2D()).build(corpus())
+    assert res.examples
+    write_examples(tmp_path / "ds", res.examples)
+    summary = audit_labels(str(tmp_path / "ds"), spec, TH, tmp_path / "audit")
+    assert summary["pairs"] == len(res.examples) and summary["suspect"] == 0

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from nli_data import add_data_arguments, data_splits, extra_datasets, label_mix  # noqa: E402
+from nli_data import add_data_arguments, extra_datasets, label_mix, splits  # noqa: E402
 
 from claimforge.cache import files_digest  # noqa: E402
 from claimforge.registry import registry  # noqa: E402
@@ -44,7 +44,7 @@ def main() -> None:
     ap.add_argument("--set", dest="sets", action="append", default=[], help="a TrainConfig field: key=value")
     args = ap.parse_args()
     extra = extra_datasets(ap, args.extra)
-    tr, dev, held, counts = data_splits(ap, args)
+    tr, dev, held, counts = splits(args.data, args.sci, extra)
     print(json.dumps({"counts": counts, "train_labels": label_mix(tr)}), flush=True)
     overrides = dict(TRAIN)
     for item in args.sets:

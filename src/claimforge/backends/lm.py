@@ -762,12 +762,17 @@ class NGramLanguageModel(_CachedScorer):
         text (0.0 for a word the model does not know): the n-gram LM as a frequency list, for "is this a
         real, common word"."""
         m = self.model
+        if m.frequency_logp is None:
+            raise ValueError(
+                f"{self.model_id} has no word-frequency table (retrain it with training/lm/train.py), so it cannot "
+                "tell rare words: set negator.min_word_frequency=0"
+            )
         best = ("", 1.0)
         for w in tokenize(text):
             if not w.isalpha():
                 continue
             i = m.word_id.get(w, UNK_ID)
-            f = 0.0 if i == UNK_ID or m.frequency_logp is None else math.exp(float(m.frequency_logp[i]))
+            f = 0.0 if i == UNK_ID else math.exp(float(m.frequency_logp[i]))
             if f < best[1]:
                 best = (w, f)
         return best

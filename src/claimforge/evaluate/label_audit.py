@@ -52,7 +52,13 @@ def load_labelled(data: str | Mapping[str, Any], split: str | None = None) -> tu
     notes on what was left out (unlabelled pairs, records the task rejected), each naming its source."""
     notes: list[str] = []
     examples = _dataset_folder(data)
+    if examples is None and isinstance(data, Mapping):
+        examples = _dataset_folder(str(data.get("name", "")))
+        if examples is not None:
+            raise ValueError(f"{data['name']}: a claimforge build takes no data.* settings (they are a task's)")
     if examples is not None:
+        if split is not None:
+            raise ValueError(f"{examples.parent}: a claimforge build has no splits (--split is for tasks)")
         out = [
             Labelled(e.id, "all", e.method, e.claim, evidence_sentences(e.evidence), (e.label,), f"{examples}:{n}")
             for n, e in enumerate(read_examples(examples), 1)
@@ -68,7 +74,7 @@ def load_labelled(data: str | Mapping[str, Any], split: str | None = None) -> tu
                 continue
             out.append(Labelled(p.id, s, task.name, p.claim, p.evidence, p.labels, p.source))
         notes.extend(f"{source}: {reason}" for source, reason in task.rejects)
-    return out, notes
+    return out, list(dict.fromkeys(notes))  # a bad record is a reject of every split: count it once
 
 
 def _best(pair: Labelled, probs: Sequence[float], th: Thresholds) -> Verdict:

@@ -13,6 +13,7 @@ from typing import Any
 from claimforge.io.dataset import atomic_open
 from claimforge.nlp.normalize import word_count
 from claimforge.records import Example, Label, Reject
+from claimforge.verify.label_check import label_of_reject
 
 
 def dataset_stats(examples: list[Example], rejects: list[Reject], n_input: int) -> dict[str, Any]:
@@ -59,7 +60,7 @@ def label_check_stats(examples: list[Example], rejects: list[Reject]) -> dict[st
             row["confirmed" if verdict.get("passed") else "flagged"] += 1
     for r in rejects:
         if r.stage == "label check":
-            label = r.detail.split(" ", 1)[0]  # "<LABEL> <example id>: <scores>"
+            label = label_of_reject(r.detail)
             out.setdefault(label, {"confirmed": 0, "flagged": 0, "rejected": 0})["rejected"] += 1
     return dict(sorted(out.items()))
 

@@ -27,12 +27,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from claimforge.generate.simplify import can_be_finite, claim_from_clause, clauses, clean_sentence, verb_like
 from claimforge.io.splits import text_key
 from claimforge.nlp.normalize import contains_content, content_lemmas, finish_sentence, word_count
-from claimforge.pipeline import MAP_STEP, BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
+from claimforge.pipeline import MAP_STEP, BuildState, Chunk, LabelCheckConfig, Pipeline, Stage, example_id
 from claimforge.records import Document, Example, Label, Reject, SentenceItem
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest
@@ -501,14 +501,22 @@ class ClaimGenConfig(LabelCheckConfig):
     nei_top_k: int = Field(20, ge=1)
     nei_use_citing: bool = True
     # The evidence of a claim: "entailed" (default) — the cited abstract (or the citing paper's own) with a
-    # passage of one or two sentences the judge says entails the claim (P(entailment) ≥ the label check's
-    # SUPPORTED gate); claims no passage entails are rejected. "cited": the cited abstract, unchecked (the
+    # passage of one or two sentences the judge says entails the claim (P(entailment) ≥
+    # ``evidence_min_entailment``); claims no passage entails are rejected. "cited": the cited abstract, unchecked (the
     # paper's way). ``evidence_top_k``: passages judged per claim, the most similar by embedding.
     evidence: Literal["entailed", "cited"] = "entailed"
     evidence_top_k: int = Field(4, ge=1)
+    evidence_min_entailment: float = Field(0.85, ge=0, le=1)  # the judge's SUPPORTED gate (docs/label_check.md)
     # A claim whose text (normalised) an earlier citance already gave is dropped with its negation and NEI
     # pair: the same claim twice with different evidence is a leak between splits and counts one fact twice.
     unique_claims: bool = True
+
+    @model_validator(mode="after")
+    def _judge_for_evidence(self) -> ClaimGenConfig:
+        if self.judge is None and self.evidence == "entailed":
+            raise ValueError("evidence=entailed needs a judge: set judge, or evidence=cited")
+        return self
+
     balance: bool = True
     seed: int = 13
     labels: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
@@ -518,6 +526,7 @@ class ClaimGenConfig(LabelCheckConfig):
 class _Paired:
     claim: GeneratedClaim
     doc: Document
+    number: int  # the claim's position among its sentence's claims (1-based): the "<k>" of its example ids
     negation: Any = None  # a Negation from the negator, or None
     duplicate_of: str | None = None  # "<item id>#<k>" of an earlier claim with the same text (unique_claims)
 
@@ -572,9 +581,11 @@ class ClaimGen(Pipeline):
                 self._evidence,
                 ("item", "claims"),
                 ("paired",),
-                ("embedder", "evidence", "evidence_top_k", "judge", "label_thresholds"),
+                ("embedder", "evidence", "evidence_top_k", "evidence_min_entailment", "judge"),
+                version="2",  # issue 11: evidence the judge says entails the claim
             ),
-            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",)),
+            # version 2: negations judged against the evidence, rare-word floor (issue 11)
+            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="2"),
             Stage("unique claims", "global", self._unique, ("item", "paired"), config=("unique_claims",)),
             Stage(
                 "pair NEI evidence",
@@ -614,7 +625,7 @@ class ClaimGen(Pipeline):
         SUPPORTED gate; otherwise the claim is a reject (``no_entailing_evidence``)."""
         cfg = self.config
         units = chunk.live()
-        todo = [(u, c) for u in units for c in u.data["claims"]]
+        todo = [(u, (k, c)) for u in units for k, c in enumerate(u.data["claims"], 1)]
         docs: dict[str, Document] = {}
         for u, _ in todo:
             for d in (*u.item.cited, *((u.item.citing,) if u.item.citing else ())):
@@ -622,7 +633,7 @@ class ClaimGen(Pipeline):
         passages = {d.id: _passages(d) for d in docs.values()}
         flat = [(doc_id, span, text) for doc_id, ps in passages.items() for span, text in ps]
         where = {(doc_id, span): i for i, (doc_id, span, _) in enumerate(flat)}
-        vecs = self.embedder.embed([c.text for _, c in todo] + [t for _, _, t in flat]) if todo else None
+        vecs = self.embedder.embed([c.text for _, (_, c) in todo] + [t for _, _, t in flat]) if todo else None
         queries: list[tuple[int, str, tuple[int, int]]] = []  # (claim number, doc id, span)
         for n, (u, _c) in enumerate(todo):
             assert vecs is not None
@@ -633,17 +644,17 @@ class ClaimGen(Pipeline):
                 queries.append((n, *cands[int(j)]))
         probs = judge(
             self.component("judge"),
-            [todo[n][1].text for n, _, _ in queries],
+            [todo[n][1][1].text for n, _, _ in queries],
             [(flat[where[(doc_id, span)]][2],) for _, doc_id, span in queries],
         )
         best: dict[int, tuple[float, str, tuple[int, int]]] = {}
         for (n, doc_id, span), p in zip(queries, probs, strict=True):
             if n not in best or float(p[0]) > best[n][0]:
                 best[n] = (float(p[0]), doc_id, span)
-        gate = cfg.label_thresholds.entailment
+        gate = cfg.evidence_min_entailment
         for u in units:
             u.data["paired"] = []
-        for n, (u, c) in enumerate(todo):
+        for n, (u, (k, c)) in enumerate(todo):
             score, doc_id, span = best.get(n, (0.0, "", (0, 0)))
             if score < gate:
                 chunk.add_reject(
@@ -652,7 +663,7 @@ class ClaimGen(Pipeline):
                         scope="example",
                         stage="choose evidence",
                         reason="no_entailing_evidence",
-                        detail=f"best P(entailment)={score:.3f} < {gate}: {c.text[:160]}",
+                        detail=f"claim {k}: best P(entailment)={score:.3f} < {gate}: {c.text[:160]}",
                         ref=u.item.ref,
                     )
                 )
@@ -660,7 +671,7 @@ class ClaimGen(Pipeline):
             doc = docs[doc_id]
             source = "cited" if any(d.id == doc_id for d in u.item.cited) else "citing"
             passage = {"document": source, "sentences": list(range(*span)), "entailment": round(score, 4)}
-            u.data["paired"].append(_Paired(replace(c, details={**c.details, "evidence_passage": passage}), doc))
+            u.data["paired"].append(_Paired(replace(c, details={**c.details, "evidence_passage": passage}), doc, k))
 
     def _cited_evidence(self, chunk: Chunk) -> None:
         """The evidence abstract of each claim: the cited document (the most similar one, by embedding,
@@ -678,10 +689,10 @@ class ClaimGen(Pipeline):
                 best[id(c)] = u.item.cited[int(np.argmax(sims))]
         for u in units:
             paired = []
-            for c in u.data["claims"]:
+            for k, c in enumerate(u.data["claims"], 1):
                 doc = best.get(id(c)) or (u.item.cited[0] if u.item.cited else u.item.citing)
                 assert doc is not None
-                paired.append(_Paired(c, doc))
+                paired.append(_Paired(c, doc, k))
             u.data["paired"] = paired
 
     def _negate(self, chunk: Chunk) -> None:
@@ -705,7 +716,8 @@ class ClaimGen(Pipeline):
                 else:
                     p.negation = neg
         for u in units:
-            for k, p in enumerate(u.data["paired"], 1):
+            for p in u.data["paired"]:
+                k = p.number
                 chunk.examples.append(self._example(u.item, k, Label.SUPPORTED, p.claim.text, p.doc, p.claim, {}))
                 if p.negation is not None:
                     details = {"negation": p.negation.details}
@@ -714,23 +726,25 @@ class ClaimGen(Pipeline):
                     )
 
     def _unique(self, state: BuildState) -> None:
-        """Mark every claim whose normalised text an earlier one (input order) has, and drop its examples."""
+        """Mark every claim whose normalised text an earlier one (input order) has, and drop its examples.
+        (Before the label check: the first copy is kept whatever the judge says of it later.)"""
         if not self.config.unique_claims:
             return
         first: dict[str, str] = {}
-        dupes: dict[str, str] = {}
+        dupes: dict[str, str] = {}  # example id -> the earlier claim ("<item id>#<k>")
         for u in state.units:
             if u.rejected is not None:
                 continue
-            for k, p in enumerate(u.data.get("paired", ()), 1):
-                key, here = text_key(p.claim.text), f"{u.item.id}#{k}"
+            for p in u.data.get("paired", ()):
+                key, here = text_key(p.claim.text), f"{u.item.id}#{p.number}"
                 if key in first:
-                    p.duplicate_of = dupes[here] = first[key]
+                    p.duplicate_of = first[key]
+                    dupes.update({example_id(u.item.id, lab, str(p.number)): first[key] for lab in Label})
                 else:
                     first[key] = here
         kept = []
         for e in state.examples:
-            earlier = dupes.get(e.id[:-1])  # "<item id>#<k>" + the label's letter
+            earlier = dupes.get(e.id)
             if earlier is None:
                 kept.append(e)
                 continue
@@ -761,9 +775,8 @@ class ClaimGen(Pipeline):
         cv, dv = vecs[: len(texts)], vecs[len(texts) :]
         index = {d.id: i for i, d in enumerate(pool)}
         k = min(cfg.nei_top_k, len(pool))
-        counter: dict[str, int] = {}
         for n, (it, p) in enumerate(paired):
-            j = counter[it.id] = counter.get(it.id, 0) + 1
+            j = p.number
             if p.duplicate_of is not None:
                 continue
             use_negation = p.negation is not None and (

@@ -37,8 +37,9 @@ from pydantic import Field
 from claimforge.generate.claimgen import plausible_mentions
 from claimforge.generate.simplify import verb_like
 from claimforge.pipeline import Chunk, LabelCheckConfig, Pipeline, Stage
-from claimforge.records import Label, Pair, SentenceItem
+from claimforge.records import Label, SentenceItem
 from claimforge.registry import ComponentConfig, registry
+from claimforge.verify.label_check import judge
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class _Target:
     pos: Literal["n", "v", "a"]
     tag: str
     label: str
+    lemma: str = ""  # verbs and adjectives: the parser's lemma, which is what gets linked ("found" -> "find")
 
 
 @dataclass(frozen=True)
@@ -105,12 +107,14 @@ _BAD_ALIAS = re.compile(r"[,;()\[\]{}<>]|\bNOS\b|\bunspecified\b|\bother\b", re.
 
 def usable_alias(alias: str, original: str, claim: str, max_words: int) -> bool:
     """Aliases worth substituting: short, no bracketed qualifiers or "NOS", different from the original,
-    and not already in the claim."""
+    not already in the claim, and no digits unless the original has some."""
     a = alias.strip()
     if not a or len(a.split()) > max_words or _BAD_ALIAS.search(a):
         return False
     if a.lower() == original.lower() or a.lower() in claim.lower():
         return False
+    if any(ch.isdigit() for ch in a) and not any(ch.isdigit() for ch in original):
+        return False  # a definition, not a name: WordNet's "atomic number 8" for oxygen
     return any(ch.isalpha() for ch in a)
 
 
@@ -259,9 +263,9 @@ class KBIN:
                     if lexical == "VBD" and tok.i > 0 and doc[tok.i - 1].lower_ in _PERFECT_OR_PASSIVE:
                         lexical = "VBN"  # "has permitted" -> "has forbidden", not "has forbade"
                     if lexical or (tok.tag_.startswith("VB") and tok.dep_ in ("ROOT", "conj", "ccomp", "xcomp")):
-                        ts.append(_Target(tok.text, s, e, "v", lexical or tok.tag_, "VERB"))
+                        ts.append(_Target(tok.text, s, e, "v", lexical or tok.tag_, "VERB", tok.lemma_))
                     elif tok.tag_.startswith("JJ") and tok.dep_ in ("amod", "ROOT", "conj", "xcomp"):
-                        ts.append(_Target(tok.text, s, e, "a", tok.tag_, "ADJ"))
+                        ts.append(_Target(tok.text, s, e, "a", tok.tag_, "ADJ", tok.lemma_))
             rank = {"n": 2, "v": 1, "a": 1}
             ts.sort(key=lambda t: (0 if t.label not in ("NP", "VERB", "ADJ") else rank[t.pos], t.start))
             out.append(sorted(ts[: self.config.max_targets], key=lambda t: t.start))
@@ -269,19 +273,15 @@ class KBIN:
 
     def _link(self, target: _Target) -> list[tuple[Any, Any, _Target]]:
         """(kb, concept, replaced span) triples: the full mention links first; failing that its last two
-        words, then its head word (and only those words are replaced: "hepatic [gluconeogenesis]")."""
+        words, then its head word (and only those words are replaced: "hepatic [gluconeogenesis]"). A verb
+        or adjective links by its lemma: the surface form can name another word ("found" is "establish")."""
         words = target.text.split()
-        variants = [target.text]
-        if target.pos == "n" and len(words) > 2:
-            variants.append(" ".join(words[-2:]))
-        if target.pos == "n" and len(words) > 1:
-            variants.append(words[-1])
-        for v in variants:
-            sub = (
-                target
-                if v == target.text
-                else _Target(v, target.end - len(v), target.end, target.pos, target.tag, target.label)
-            )
+        variants = [(target.lemma or target.text, target)]
+        for tail in ([" ".join(words[-2:])] if len(words) > 2 else []) + ([words[-1]] if len(words) > 1 else []):
+            if target.pos == "n":
+                sub = _Target(tail, target.end - len(tail), target.end, target.pos, target.tag, target.label)
+                variants.append((tail, sub))
+        for v, sub in variants:
             found = [(kb, c, sub) for kb in self.kbs for c in kb.link(v, pos=target.pos)[:1]]
             if found:
                 return found
@@ -402,14 +402,8 @@ class KBIN:
         def premise(n: int) -> tuple[str, ...]:
             return evidence[n] if evidence is not None else (claims[n],)
 
-        pairs = [
-            Pair(id=f"{n}:{k}", claim=c.text, evidence=premise(n))
-            for n, bs in enumerate(best)
-            for k, (c, _) in enumerate(bs)
-        ]
-        # in chunks: the NLI cache is written per call, so an interrupted run keeps what was scored
-        chunks = [self.nli.predict_proba(pairs[i : i + 2048]) for i in range(0, len(pairs), 2048)]
-        probs = np.concatenate(chunks) if chunks else np.zeros((0, 3))
+        scored = [(c.text, premise(n)) for n, bs in enumerate(best) for c, _ in bs]
+        probs = judge(self.nli, [c for c, _ in scored], [ev for _, ev in scored])
         out: list[Negation] = []
         i = 0
         for n, bs in enumerate(best):
@@ -423,7 +417,8 @@ class KBIN:
             scores = probs[i : i + len(bs)]
             i += len(bs)
             named = [evidence is not None and _names(premise(n), c.alias) for c, _ in bs]
-            # the first passing substitute the evidence names, else the most contradicted one
+            # of the substitutes that pass the gate, the ones the evidence names first, then the most contradicted;
+            # when none passes, the most contradicted one (for the reject's scores)
             passing = [j for j in range(len(bs)) if scores[j, 1] >= self.config.min_contradiction]
             k = max(passing, key=lambda j: (named[j], float(scores[j, 1]))) if passing else int(np.argmax(scores[:, 1]))
             c, perplexity = bs[k]
@@ -652,7 +647,8 @@ class KBINPipeline(Pipeline):
     def stages(self) -> list[Stage]:
         labels = (Label.SUPPORTED, Label.REFUTED) if self.config.include_original else (Label.REFUTED,)
         return [
-            Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original")),
+            # version 2: negations judged against the evidence, rare-word floor (issue 11)
+            Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original"), version="2"),
             self.label_check_stage(),
             self.select_stage(labels),
         ]
@@ -662,9 +658,8 @@ class KBINPipeline(Pipeline):
         docs = [u.item.cited[0] if u.item.cited else u.item.citing for u in units]
         negs = self.negator.negate([u.item.sentence for u in units], evidence=[d.sentences for d in docs])
         method = f"negation-{self.negator.name}"
-        for u, neg in zip(units, negs, strict=True):
+        for u, doc, neg in zip(units, docs, negs, strict=True):
             it = u.item
-            doc = it.cited[0] if it.cited else it.citing
             assert doc is not None
             if neg.text is None:
                 chunk.reject(u, "negate", neg.reason or "no_negation", it.sentence[:200])

@@ -22,6 +22,7 @@ from claimforge.records import Label, Pair
 
 ENTAILMENT, CONTRADICTION, NEUTRAL = 0, 1, 2  # columns of predict_proba (SUPPORTED, REFUTED, NEI)
 BATCH = 2048  # pairs per judge call: the NLI cache is written per call, so an interrupted check keeps its work
+DEFAULT_JUDGE: dict[str, Any] = {"name": "embedded", "runtime": "onnx"}  # ONNX Runtime fp32: exact, 1.1-1.8x torch
 
 
 class Thresholds(BaseModel):
@@ -64,7 +65,7 @@ class Verdict:
             return f"{e} < {th.entailment}"
         if self.label == Label.REFUTED:
             return f"{c} < {th.contradiction}"
-        return f"{e} (max {th.nei_entailment}), {c} (max {th.nei_contradiction})"
+        return f"{e} (must be < {th.nei_entailment}), {c} (must be < {th.nei_contradiction})"
 
 
 def verdict(label: Label, probs: Sequence[float], th: Thresholds) -> Verdict:
@@ -79,6 +80,15 @@ def verdict(label: Label, probs: Sequence[float], th: Thresholds) -> Verdict:
         margin = min(th.nei_entailment - e, th.nei_contradiction - c)
         passed = margin > 0
     return Verdict(label, e, c, n, passed, margin)
+
+
+def reject_detail(label: Label, example_id: str, why: str) -> str:
+    """The detail of a label-check reject: ``<LABEL> <example id>: <scores>`` (:func:`label_of_reject` reads it)."""
+    return f"{label.value} {example_id}: {why}"
+
+
+def label_of_reject(detail: str) -> str:
+    return detail.split(" ", 1)[0]
 
 
 def evidence_sentences(evidence: str) -> tuple[str, ...]:
