@@ -29,7 +29,15 @@ from pydantic import model_validator
 from claimforge import __version__
 from claimforge.records import Example, Label, Provenance, Record, Reject
 from claimforge.registry import ComponentConfig, registry
-from claimforge.verify.label_check import DEFAULT_JUDGE, Thresholds, evidence_sentences, judge, reject_detail, verdict
+from claimforge.verify.label_check import (
+    DEFAULT_JUDGE,
+    Thresholds,
+    Verdict,
+    evidence_sentences,
+    judge,
+    reject_detail,
+    verdict,
+)
 
 SUFFIX = {Label.SUPPORTED: "S", Label.REFUTED: "R", Label.NOT_ENOUGH_INFO: "N"}
 MAP_STEP = 100  # reject order: pre-filter steps count from 0, the map stages from here
@@ -255,38 +263,58 @@ class Pipeline:
             ),
         )
 
-    def label_check_stage(self) -> Stage:
-        """The judge scores every example's claim against its evidence; labels it does not confirm are
-        rejected (or flagged). Before label selection, so balancing sees only checked examples."""
+    def label_check_stage(self, labels: Sequence[Label]) -> Stage:
+        """The judge scores each example's claim against its evidence; labels it does not confirm are rejected
+        (or flagged). Before label selection, so balancing sees only checked examples. A balanced build with
+        ``label_check: reject`` checks lazily: labels in a seeded random order, the one with the fewest
+        confirmed examples next, until every label has as many confirmed as the scarcest label can give —
+        the examples balancing would drop anyway are not scored (they are ``balance`` rejects)."""
 
         def run(state: BuildState) -> None:
             cfg: Any = self.config
             if cfg.label_check == "off" or not state.examples:
                 return
             th: Thresholds = cfg.label_thresholds
+            nli = self.component("judge")
             ex = state.examples
-            probs = judge(self.component("judge"), [e.claim for e in ex], [evidence_sentences(e.evidence) for e in ex])
+            verdicts: dict[int, Verdict] = {}
+
+            def check(indices: list[int]) -> int:
+                probs = judge(
+                    nli, [ex[i].claim for i in indices], [evidence_sentences(ex[i].evidence) for i in indices]
+                )
+                for i, p in zip(indices, probs, strict=True):
+                    verdicts[i] = verdict(ex[i].label, p, th)
+                return sum(verdicts[i].passed for i in indices)
+
+            if cfg.label_check == "reject" and cfg.balance:
+                n = _check_until_balanced(ex, labels, cfg.seed, check)
+            else:
+                check(list(range(len(ex))))
             kept = []
-            for e, p in zip(ex, probs, strict=True):
-                v = verdict(e.label, p, th)
+            for i, e in enumerate(ex):
+                v = verdicts.get(i)
+                if v is None:
+                    if e.label not in labels:
+                        kept.append(e)  # the label selection rejects it (label_not_requested)
+                        continue
+                    why = f"not checked: balancing keeps {n} per label"
+                    state.rejects.append(
+                        _example_reject(e, "balance", "class_balancing", reject_detail(e.label, e.id, why))
+                    )
+                    continue
                 details = {**e.provenance.details, "label_check": v.details}
                 checked = e.model_copy(update={"provenance": e.provenance.model_copy(update={"details": details})})
                 if v.passed or cfg.label_check == "flag":
                     kept.append(checked)
-                    continue
-                state.rejects.append(
-                    Reject(
-                        item_id=e.source_item_id,
-                        scope="example",
-                        stage="label check",
-                        reason="label_not_confirmed",
-                        detail=reject_detail(e.label, e.id, v.explain(th)),
-                        ref=e.provenance.source,
-                    )
-                )
+                else:
+                    detail = reject_detail(e.label, e.id, v.explain(th))
+                    state.rejects.append(_example_reject(e, "label check", "label_not_confirmed", detail))
             state.examples = kept
 
-        return Stage("label check", "global", run, config=("judge", "label_check", "label_thresholds"))
+        return Stage(
+            "label check", "global", run, config=("judge", "label_check", "label_thresholds", "balance", "seed")
+        )
 
     def select_stage(self, labels: Sequence[Label]) -> Stage:
         """The last stage of every pipeline: keep ``labels`` and, with ``config.balance``, down-sample."""
@@ -296,6 +324,45 @@ class Pipeline:
             state.examples = select_labels(state.examples, state.rejects, labels, cfg.balance, cfg.seed)
 
         return Stage("labels", "global", run, config=("labels", "balance", "seed"))
+
+
+def _example_reject(e: Example, stage: str, reason: str, detail: str) -> Reject:
+    return Reject(
+        item_id=e.source_item_id, scope="example", stage=stage, reason=reason, detail=detail, ref=e.provenance.source
+    )
+
+
+CHECK_BATCH = 128  # examples judged per round of the lazy (balanced) label check
+
+
+def _check_until_balanced(
+    examples: list[Example], labels: Sequence[Label], seed: int, check: Callable[[list[int]], int]
+) -> int:
+    """Judge examples of ``labels`` (``check(indices)`` returns how many passed) until balancing's size is
+    known: every label either fully checked or with at least as many confirmed as the scarcest fully checked
+    label. Each label's examples go in a seeded random order, so the confirmed ones are a uniform sample of all
+    the label's confirmed examples. Returns the balanced size."""
+    rng = random.Random(seed)
+    queues: dict[Label, list[int]] = {}
+    for lab in labels:
+        ids = sorted((e.id, i) for i, e in enumerate(examples) if e.label == lab)
+        queues[lab] = [i for _, i in ids]
+        rng.shuffle(queues[lab])
+    done = {lab: 0 for lab in labels}
+    confirmed = {lab: 0 for lab in labels}
+    while True:
+        exhausted = [lab for lab in labels if done[lab] >= len(queues[lab])]
+        if exhausted:
+            n = min(confirmed[lab] for lab in exhausted)
+            todo = [lab for lab in labels if lab not in exhausted and confirmed[lab] < n]
+        else:
+            todo = list(labels)
+        if not todo:
+            return min(confirmed.values()) if confirmed else 0
+        lab = min(todo, key=lambda x: confirmed[x])
+        batch = queues[lab][done[lab] : done[lab] + CHECK_BATCH]
+        done[lab] += len(batch)
+        confirmed[lab] += check(batch)
 
 
 def balance_labels(examples: list[Example], labels: Sequence[Label], seed: int) -> tuple[list[Example], list[Reject]]:

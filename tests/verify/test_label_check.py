@@ -221,3 +221,35 @@ def test_an_audit_of_a_checked_build_confirms_every_example(tmp_path: Path) -> N
     write_examples(tmp_path / "ds", res.examples)
     summary = audit_labels(str(tmp_path / "ds"), spec, TH, tmp_path / "audit")
     assert summary["pairs"] == len(res.examples) and summary["suspect"] == 0
+
+
+def test_a_balanced_check_scores_only_what_balancing_can_keep() -> None:
+    from claimforge.pipeline import CHECK_BATCH, _check_until_balanced
+
+    labels = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
+    counts = {Label.SUPPORTED: 3 * CHECK_BATCH, Label.REFUTED: 40, Label.NOT_ENOUGH_INFO: 3 * CHECK_BATCH}
+    exs = [
+        make(balance=False).build(corpus()).examples[0].model_copy(update={"id": f"x{lab.value}{i}", "label": lab})
+        for lab, n in counts.items()
+        for i in range(n)
+    ]
+    passes = {Label.SUPPORTED: lambda i: i % 5 != 0, Label.REFUTED: lambda i: i % 2 == 0, Label.NOT_ENOUGH_INFO: bool}
+    seen: list[int] = []
+
+    def check(indices: list[int]) -> int:
+        seen.extend(indices)
+        return sum(bool(passes[exs[i].label](i + 1)) for i in indices)
+
+    n = _check_until_balanced(exs, labels, 13, check)
+    full = min(sum(bool(passes[lab](i + 1)) for i, e in enumerate(exs) if e.label == lab) for lab in labels)
+    assert n == full == 20  # REFUTED: half of 40
+    assert len(seen) == len(set(seen)) < len(exs)  # every REFUTED, one batch of the others
+    assert {exs[i].label for i in seen} == set(labels)
+
+
+def test_the_lazy_check_writes_what_the_full_check_balances_to() -> None:
+    lazy = checked(judged(), balance=True).build(corpus())
+    full = checked(judged(), balance=False).build(corpus())
+    per_label = min(sum(e.label == lab for e in full.examples) for lab in Label)
+    assert all(sum(e.label == lab for e in lazy.examples) == per_label for lab in Label)
+    assert len(lazy.used_item_ids) + lazy.n_rejected_items == lazy.n_input

@@ -594,7 +594,7 @@ class ClaimGen(Pipeline):
                 ("item", "paired"),
                 config=("nei_claim", "nei_top_k", "nei_use_citing", "seed"),
             ),
-            self.label_check_stage(),
+            self.label_check_stage(self.config.labels),
             self.select_stage(self.config.labels),
         ]
 

@@ -649,7 +649,7 @@ class KBINPipeline(Pipeline):
         return [
             # version 2: negations judged against the evidence, rare-word floor (issue 11)
             Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original"), version="2"),
-            self.label_check_stage(),
+            self.label_check_stage(labels),
             self.select_stage(labels),
         ]
 

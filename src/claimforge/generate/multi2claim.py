@@ -172,7 +172,7 @@ class Multi2Claim(Pipeline):
                 ("item", "supported", "nei_vector"),
                 config=("nei_top_k", "nei_answer_match"),
             ),
-            self.label_check_stage(),
+            self.label_check_stage(self.config.labels),
             self.select_stage(self.config.labels),
         ]
 
