@@ -285,3 +285,19 @@ def test_worker_processes_end_when_the_build_is_killed(tmp_path: Path) -> None:
     while time.time() < deadline and any(_alive(k) for k in kids):
         time.sleep(0.2)
     assert not any(_alive(k) for k in kids), "worker processes outlived the killed build"
+
+
+def test_a_components_defaults_are_part_of_its_stage_fingerprint() -> None:
+    """A component spec is fingerprinted with its defaults filled in: writing a default out changes nothing,
+    another value reruns the stage (and a changed default in a new release would too)."""
+    from claimforge.engine import plan
+    from claimforge.registry import registry
+
+    def negate_fp(negator: dict) -> str:  # type: ignore[type-arg]
+        pipe = registry.build("pipeline", {"name": "claimgen", "negator": negator, "label_check": "off"})
+        (fp,) = [fp for s, fp in plan(pipe, {"x": 1}).maps if s.name == "negate"]
+        return fp
+
+    base = negate_fp({"name": "kbin"})
+    assert negate_fp({"name": "kbin", "min_contradiction": 0.75}) == base
+    assert negate_fp({"name": "kbin", "min_contradiction": 0.5}) != base

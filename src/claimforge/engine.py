@@ -41,6 +41,7 @@ from claimforge.io.dataset import atomic_open
 from claimforge.pipeline import MAP_STEP, BuildResult, BuildState, Chunk, Pipeline, Stage, Unit, observes
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import Example, Reject, SourceRef
+from claimforge.registry import registry
 
 CHUNK_SIZE = 1000
 STAGES_DIR = ".stages"
@@ -167,6 +168,15 @@ class Plan:
     input_fingerprint: str
 
 
+def _resolved(pipeline: Pipeline, field_name: str, value: Any) -> Any:
+    """A config value as the stage uses it: a component's spec with its defaults filled in, so a changed
+    default (a new KBIN gate, say) changes the fingerprint even when the user's spec does not."""
+    kind = pipeline.component_kinds.get(field_name)
+    if kind is None or value is None:
+        return value
+    return registry.config(kind, value)[1].model_dump(mode="json")
+
+
 def plan(pipeline: Pipeline, input_id: dict[str, Any]) -> Plan:
     """Fingerprint the stages; the config fields must all belong to the reader, the pre-filter or a stage."""
     cfg = pipeline.config
@@ -191,7 +201,7 @@ def plan(pipeline: Pipeline, input_id: dict[str, Any]) -> Plan:
     for s in stages:
         if s.kind != "map":
             continue
-        part = {k: dump[k] for k in s.config}
+        part = {k: _resolved(pipeline, k, dump[k]) for k in s.config}
         tags: list[Any] = []
         _path_tags(part, tags)
         fp = digest([fp, s.name, s.version, part, tags])

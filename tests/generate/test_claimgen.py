@@ -552,3 +552,4 @@ def test_aliases_with_digits_are_definitions_not_names() -> None:
     assert not usable_alias("atomic number 8", "Nitric oxide", claim, 6)
     assert usable_alias("oxygen", "Nitric oxide", claim, 6)
     assert usable_alias("IL-7", "IL-6", "IL-6 drives fever.", 6)  # the original has digits too
+    assert not usable_alias("No", "RNS", "RNS damage cells.", 6)  # nobelium's symbol

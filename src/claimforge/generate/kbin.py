@@ -107,7 +107,8 @@ _BAD_ALIAS = re.compile(r"[,;()\[\]{}<>]|\bNOS\b|\bunspecified\b|\bother\b", re.
 
 def usable_alias(alias: str, original: str, claim: str, max_words: int) -> bool:
     """Aliases worth substituting: short, no bracketed qualifiers or "NOS", different from the original,
-    not already in the claim, and no digits unless the original has some."""
+    not already in the claim, no digits unless the original has some, and not a one- or two-letter symbol
+    for a longer word."""
     a = alias.strip()
     if not a or len(a.split()) > max_words or _BAD_ALIAS.search(a):
         return False
@@ -115,6 +116,8 @@ def usable_alias(alias: str, original: str, claim: str, max_words: int) -> bool:
         return False
     if any(ch.isdigit() for ch in a) and not any(ch.isdigit() for ch in original):
         return False  # a definition, not a name: WordNet's "atomic number 8" for oxygen
+    if len(a) < 3 <= len(original.strip()):
+        return False  # a symbol: "No" (nobelium) or "Ne" (neon) for "RNS"
     return any(ch.isalpha() for ch in a)
 
 
@@ -143,8 +146,12 @@ class KBINConfig(ComponentConfig):
     verb_siblings: bool = False  # also co-hyponym verbs ("suppresses" -> "restricts" rarely negates)
     max_targets: int = Field(4, ge=1)  # spans tried per claim: NER entities first, then verbs, then noun phrases
     # Concept types never used as replacements: WordNet's general-domain noun classes give nonsense swaps in
-    # biomedical claims ("transplantation" -> "wrong-site surgery", "blockers" -> "football hero").
+    # biomedical claims ("transplantation" -> "wrong-site surgery", "blockers" -> "football hero"); attributes
+    # were added after the 2026-11-25 reading ("age" -> "extension", "levels" -> "weakness": docs/claimgen.md).
+    # noun.state stays: it holds WordNet's diseases ("heart attack" -> "stroke"), with its nonsense swaps
+    # ("challenge" -> "rejection") for now.
     exclude_types: tuple[str, ...] = (
+        "noun.attribute",
         "noun.act",
         "noun.person",
         "noun.communication",
