@@ -553,3 +553,18 @@ def test_aliases_with_digits_are_definitions_not_names() -> None:
     assert usable_alias("oxygen", "Nitric oxide", claim, 6)
     assert usable_alias("IL-7", "IL-6", "IL-6 drives fever.", 6)  # the original has digits too
     assert not usable_alias("No", "RNS", "RNS damage cells.", 6)  # nobelium's symbol
+
+
+def test_minimal_edit_negator_keeps_the_first_edit_the_evidence_contradicts() -> None:
+    neg = registry.build(
+        "negator", {"name": "minimal-edit", "nli": {"name": "fake-nli", "contradicted": ("decreased",)}}
+    )
+    claim = "Insulin increased glucose uptake by 20% in muscle."
+    ev = ("Insulin increased glucose uptake by 20% in skeletal muscle.",)
+    (out,) = neg.negate([claim], evidence=[ev])
+    # the number edit comes first but is not contradicted (fake judge: 0.2); the direction edit is
+    assert out.text == "Insulin decreased glucose uptake by 20% in muscle."
+    assert out.details["edit"] == "direction" and out.details["judged_against"] == "evidence"
+    assert out.details["candidates"] >= 2
+    (none,) = neg.negate(["Cells are small."], evidence=[("Cells are small.",)])
+    assert none.text is None and none.reason in ("no_minimal_edit", "contradiction_below_threshold")
