@@ -172,7 +172,7 @@ def _resolved(pipeline: Pipeline, field_name: str, value: Any) -> Any:
     """A config value as the stage uses it: a component's spec with its defaults filled in, so a changed
     default (a new KBIN gate, say) changes the fingerprint even when the user's spec does not."""
     kind = pipeline.component_kinds.get(field_name)
-    if kind is None or value is None:
+    if kind is None or value is None or not pipeline.uses(field_name):
         return value
     return registry.config(kind, value)[1].model_dump(mode="json")
 

@@ -98,8 +98,14 @@ def test_negations_with_the_embedded_lm_and_nli(kbin: Any) -> None:
 
 @pytest.mark.parametrize("name", ["kbin", "claimgen"])
 def test_recipes_load_and_agree_with_the_code_default(name: str) -> None:
+    from claimforge.generate.edit_negator import MinimalEditConfig
+
     recipe = load_recipe(name)
     spec = recipe["negator"]
-    negator = registry.build("negator", spec)  # builds without loading any model
-    assert negator.config.min_contradiction == spec["min_contradiction"] == KBINConfig().min_contradiction
-    assert [kb["name"] for kb in spec["kbs"]] == ["go", "hpo", "wordnet"]
+    _, config = registry.config("negator", spec)  # validates without loading any model
+    # every negator's gate is the judge's calibrated REFUTED threshold, in the recipes and in the code
+    assert config.min_contradiction == spec["min_contradiction"] == KBINConfig().min_contradiction
+    assert MinimalEditConfig().min_contradiction == KBINConfig().min_contradiction
+    assert spec["min_contradiction"] == recipe["label_thresholds"]["contradiction"]
+    if spec["name"] == "kbin":
+        assert [kb["name"] for kb in spec["kbs"]] == ["go", "hpo", "wordnet"]

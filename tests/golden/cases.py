@@ -51,7 +51,7 @@ CASES = (
     Case(
         "claimgen-citation-integrity",
         "claimgen",
-        ("reader.path={shared}", TORCH, KBIN_TORCH, NO_CHECK, CITED),
+        ("reader.path={shared}", TORCH, "negator.name=kbin", KBIN_TORCH, NO_CHECK, CITED),
         80,
         "citation_integrity/claims_train.jsonl",
     ),

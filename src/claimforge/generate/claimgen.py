@@ -493,7 +493,7 @@ def _passages(doc: Document) -> list[tuple[tuple[int, int], str]]:
 class ClaimGenConfig(LabelCheckConfig):
     reader: dict[str, Any] | None = None
     generator: dict[str, Any] = {"name": "entity"}
-    negator: dict[str, Any] | None = {"name": "kbin"}
+    negator: dict[str, Any] | None = {"name": "minimal-edit"}  # or kbin (the paper's), docs/claimgen.md
     embedder: dict[str, Any] = {"name": "sentence-transformers"}
     # NOT_ENOUGH_INFO: which claim is paired (the supported claim, its negation, or either at random) and
     # how far down the similarity ranking to look for an abstract without the claim's key entity.
