@@ -300,7 +300,7 @@ class Pipeline:
                         continue
                     why = f"not checked: balancing keeps {n} per label"
                     state.rejects.append(
-                        _example_reject(e, "balance", "class_balancing", reject_detail(e.label, e.id, why))
+                        example_reject(e, "balance", "class_balancing", reject_detail(e.label, e.id, why))
                     )
                     continue
                 details = {**e.provenance.details, "label_check": v.details}
@@ -309,7 +309,7 @@ class Pipeline:
                     kept.append(checked)
                 else:
                     detail = reject_detail(e.label, e.id, v.explain(th))
-                    state.rejects.append(_example_reject(e, "label check", "label_not_confirmed", detail))
+                    state.rejects.append(example_reject(e, "label check", "label_not_confirmed", detail))
             state.examples = kept
 
         return Stage(
@@ -326,7 +326,8 @@ class Pipeline:
         return Stage("labels", "global", run, config=("labels", "balance", "seed"))
 
 
-def _example_reject(e: Example, stage: str, reason: str, detail: str) -> Reject:
+def example_reject(e: Example, stage: str, reason: str, detail: str) -> Reject:
+    """A reject of one would-be example (scope ``example``), with its source."""
     return Reject(
         item_id=e.source_item_id, scope="example", stage=stage, reason=reason, detail=detail, ref=e.provenance.source
     )
@@ -378,16 +379,7 @@ def balance_labels(examples: list[Example], labels: Sequence[Label], seed: int) 
         keep.update(e.id for e in (rng.sample(pool, n) if len(pool) > n else pool))
     kept = [e for e in examples if e.id in keep]
     dropped = [
-        Reject(
-            item_id=e.source_item_id,
-            scope="example",
-            stage="balance",
-            reason="class_balancing",
-            detail=f"{e.label.value} {e.id}",
-            ref=e.provenance.source,
-        )
-        for e in examples
-        if e.id not in keep
+        example_reject(e, "balance", "class_balancing", f"{e.label.value} {e.id}") for e in examples if e.id not in keep
     ]
     return kept, dropped
 
@@ -399,16 +391,7 @@ def select_labels(
     down-sample to equal label counts; the losses are appended to ``rejects``."""
     for e in examples:
         if e.label not in labels:
-            rejects.append(
-                Reject(
-                    item_id=e.source_item_id,
-                    scope="example",
-                    stage="labels",
-                    reason="label_not_requested",
-                    detail=e.id,
-                    ref=e.provenance.source,
-                )
-            )
+            rejects.append(example_reject(e, "labels", "label_not_requested", e.id))
     kept = [e for e in examples if e.label in labels]
     if balance:
         kept, dropped = balance_labels(kept, labels, seed)

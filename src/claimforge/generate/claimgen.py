@@ -32,7 +32,16 @@ from pydantic import Field, model_validator
 from claimforge.generate.simplify import can_be_finite, claim_from_clause, clauses, clean_sentence, verb_like
 from claimforge.io.splits import text_key
 from claimforge.nlp.normalize import contains_content, content_lemmas, finish_sentence, word_count
-from claimforge.pipeline import MAP_STEP, BuildState, Chunk, LabelCheckConfig, Pipeline, Stage, example_id
+from claimforge.pipeline import (
+    MAP_STEP,
+    BuildState,
+    Chunk,
+    LabelCheckConfig,
+    Pipeline,
+    Stage,
+    example_id,
+    example_reject,
+)
 from claimforge.records import Document, Example, Label, Reject, SentenceItem
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest
@@ -749,14 +758,7 @@ class ClaimGen(Pipeline):
                 kept.append(e)
                 continue
             state.rejects.append(
-                Reject(
-                    item_id=e.source_item_id,
-                    scope="example",
-                    stage="unique claims",
-                    reason="duplicate_claim",
-                    detail=f"{e.id}: same claim as {earlier}",
-                    ref=e.provenance.source,
-                )
+                example_reject(e, "unique claims", "duplicate_claim", f"{e.id}: same claim as {earlier}")
             )
         state.examples = kept
 
