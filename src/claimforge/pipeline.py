@@ -287,6 +287,7 @@ class Pipeline:
                     verdicts[i] = verdict(ex[i].label, p, th)
                 return sum(verdicts[i].passed for i in indices)
 
+            n = 0  # the balanced size, known only to the lazy check
             if cfg.label_check == "reject" and cfg.balance:
                 n = _check_until_balanced(ex, labels, cfg.seed, check)
             else:
