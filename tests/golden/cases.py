@@ -10,6 +10,7 @@ When a change is meant to alter a pipeline's output, regenerate them and say so 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,10 +88,31 @@ def _placeholders() -> list[tuple[bytes, bytes]]:
     return sorted(((k.encode(), v.encode()) for k, v in pairs.items()), key=lambda kv: -len(kv[0]))
 
 
+FLOAT_DIGITS = 4  # floats in JSON lines are compared at this many decimals (see _rounded)
+
+
+def _rounded(x: object) -> object:
+    if isinstance(x, float):
+        return round(x, FLOAT_DIGITS)
+    if isinstance(x, dict):
+        return {k: _rounded(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_rounded(v) for v in x]
+    return x
+
+
+def _canonical_jsonl(data: bytes) -> bytes:
+    """JSON lines with floats rounded: an embedding's last bit differs between two installs of the same
+    packages (a cosine of 0.23103964 written as 0.231039 in one clone, 0.23104 in another), which is not a
+    change of the pipeline."""
+    lines = [json.dumps(_rounded(json.loads(x)), ensure_ascii=False) for x in data.decode("utf-8").splitlines()]
+    return "".join(x + "\n" for x in lines).encode("utf-8")
+
+
 def digest(out: Path) -> dict[str, str]:
     """sha256 of each output file (relative path -> hex), but the ones that hold times or are binary. Absolute
     paths of the checkout and of the shared data are replaced by placeholders first, so the hashes hold in any
-    clone."""
+    clone, and floats in JSON lines are rounded (``_canonical_jsonl``)."""
     subs = _placeholders()
     hashes = {}
     for p in sorted(out.rglob("*")):
@@ -99,5 +121,7 @@ def digest(out: Path) -> dict[str, str]:
         data = p.read_bytes()
         for old, new in subs:
             data = data.replace(old, new)
+        if p.suffix == ".jsonl":
+            data = _canonical_jsonl(data)
         hashes[str(p.relative_to(out))] = hashlib.sha256(data).hexdigest()
     return hashes
