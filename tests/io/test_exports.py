@@ -300,3 +300,16 @@ def test_export_command_writes_the_format(build: tuple[Path, list[Example]], tmp
     assert (tmp_path / "x" / "fever" / "claims.jsonl").is_file()
     res = CliRunner().invoke(app, ["export", "scifact", str(tmp_path / "nowhere"), "--out", str(tmp_path / "y")])
     assert res.exit_code == 2 and "not a claimforge build" in " ".join(res.output.split())  # the console wraps
+
+
+def test_hf_export_of_a_tiny_build_loads_back(build: tuple[Path, list[Example]], tmp_path: Path) -> None:
+    """A build too small to fill every split: the empty splits are left out (``datasets`` cannot load a split
+    saved with no rows), and what is written loads back."""
+    from datasets import load_from_disk
+
+    folder, examples = build
+    manifest = json.loads((folder / "manifest.json").read_text())
+    counts = export_hf(tmp_path / "hf", examples[:1], manifest)
+    data = load_from_disk(str(tmp_path / "hf"))
+    assert sum(counts.values()) == 1 and len(data) == 1
+    assert [row["id"] for split in data.values() for row in split] == [examples[0].id]

@@ -293,10 +293,11 @@ def export_hf(out: Path, examples: Sequence[Example], manifest: dict[str, Any]) 
             cols[k].append(getattr(e, k))
         cols["label"].append(e.label.value)
         cols["provenance"].append(json.dumps(e.provenance.model_dump(mode="json"), ensure_ascii=False, sort_keys=True))
-    data = DatasetDict({s: Dataset.from_dict(cols, features=features) for s, cols in rows.items()})
+    # an empty split is left out: `datasets` saves one with no shards and then cannot load it back
+    data = DatasetDict({s: Dataset.from_dict(cols, features=features) for s, cols in rows.items() if cols["id"]})
     out.mkdir(parents=True, exist_ok=True)
     data.save_to_disk(str(out))
-    counts = {s: len(d) for s, d in data.items()}
+    counts = {s: len(cols["id"]) for s, cols in rows.items()}
     (out / "README.md").write_text(dataset_card(examples, manifest, counts), encoding="utf-8")
     return counts
 
