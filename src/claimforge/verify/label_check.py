@@ -28,7 +28,7 @@ DEFAULT_JUDGE: dict[str, Any] = {"name": "embedded", "runtime": "onnx"}  # ONNX 
 class Thresholds(BaseModel):
     """The judge's gates. The defaults are the embedded judge's, calibrated for precision ≥ 0.85 on its dev
     split (general NLI, scientific minimal pairs, Multi2Claim SciQ pairs; 2026-11-25); held-out precision /
-    recall: SUPPORTED 0.90 / 0.55, REFUTED 0.87 / 0.41, NOT_ENOUGH_INFO 0.85 / 0.63 (docs/models/nli.md)."""
+    recall: SUPPORTED 0.904 / 0.554, REFUTED 0.865 / 0.414, NOT_ENOUGH_INFO 0.848 / 0.632 (docs/models/nli.md)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
