@@ -648,7 +648,8 @@ class ClaimGen(Pipeline):
             assert vecs is not None
             own = [d.id for d in (*u.item.cited, *((u.item.citing,) if u.item.citing else ()))]
             cands = [(doc_id, span) for doc_id in own for span, _ in passages[doc_id]]
-            sims = np.array([float(vecs[len(todo) + where[k]] @ vecs[n]) for k in cands])
+            rows = np.array([len(todo) + where[k] for k in cands], dtype=np.int64)
+            sims = vecs[rows] @ vecs[n] if len(rows) else np.zeros(0)
             for j in np.argsort(-sims, kind="stable")[: cfg.evidence_top_k]:
                 queries.append((n, *cands[int(j)]))
         probs = judge(

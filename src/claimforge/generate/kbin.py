@@ -209,6 +209,7 @@ class KBIN:
         self._nli: Any = None
         self._vectors: dict[str, np.ndarray] = {}
         self._related_memo: dict[_Target, list[Any]] = {}
+        self._rare_memo: dict[str, bool] = {}  # the same siblings' aliases recur across claims
 
     def _lazy(self, attr: str, kind: str, spec: dict[str, Any]) -> Any:
         if getattr(self, attr) is None:
@@ -347,7 +348,9 @@ class KBIN:
         floor = self.config.min_word_frequency
         if floor <= 0 or self.lm is None or not hasattr(self.lm, "rarest_word"):
             return False
-        return bool(self.lm.rarest_word(alias)[1] < floor)
+        if alias not in self._rare_memo:
+            self._rare_memo[alias] = bool(self.lm.rarest_word(alias)[1] < floor)
+        return self._rare_memo[alias]
 
     def _embed(self, texts: Sequence[str]) -> None:
         """Embed the texts not embedded yet, in one batch (sibling ranking reuses them across claims)."""
@@ -423,7 +426,8 @@ class KBIN:
                 continue
             scores = probs[i : i + len(bs)]
             i += len(bs)
-            named = [evidence is not None and _names(premise(n), c.alias) for c, _ in bs]
+            text = " ".join(premise(n)).lower() if evidence is not None else ""
+            named = [evidence is not None and _names(text, c.alias) for c, _ in bs]
             # of the substitutes that pass the gate, the ones the evidence names first, then the most contradicted;
             # when none passes, the most contradicted one (for the reject's scores)
             passing = [j for j in range(len(bs)) if scores[j, 1] >= self.config.min_contradiction]
@@ -457,9 +461,9 @@ class KBIN:
         return out
 
 
-def _names(sentences: tuple[str, ...], alias: str) -> bool:
-    """Whether the evidence mentions the substitute (as a whole word or phrase, any case)."""
-    return re.search(rf"(?<!\w){re.escape(alias.lower())}(?!\w)", " ".join(sentences).lower()) is not None
+def _names(evidence_lower: str, alias: str) -> bool:
+    """Whether the (lower-cased) evidence mentions the substitute as a whole word or phrase."""
+    return re.search(rf"(?<!\w){re.escape(alias.lower())}(?!\w)", evidence_lower) is not None
 
 
 _PERFECT_OR_PASSIVE = {"has", "have", "had", "is", "are", "was", "were", "be", "been", "being"}
