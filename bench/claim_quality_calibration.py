@@ -33,17 +33,17 @@ from typing import Any
 
 import numpy as np
 
+from claimforge.backends.lm import lm_fluency_stats
 from claimforge.evaluate.claim_quality import (
     ClaimScorer,
     ClaimScorerConfig,
     atomicity_reasons,
     decontextualization_reasons,
     faithfulness_score,
-    fluency_checks,
     fluency_score,
-    lm_fluency_stats,
     summarise,
 )
+from claimforge.nlp.wellformed import fluency_checks
 from claimforge.registry import registry
 
 

@@ -197,6 +197,14 @@ class Pipeline:
             self._components[name] = None if spec is None else registry.build(self.component_kinds[name], spec)
         return self._components[name]
 
+    def claim_check_reasons(self, texts: Sequence[str]) -> list[list[str]]:
+        """Why each generated claim fails the emit-time check (component ``claim_check``; an empty list: it
+        passes, and every claim passes when the pipeline has no check or it is turned off)."""
+        check = self.component("claim_check") if "claim_check" in self.component_kinds else None
+        if check is None or not texts:
+            return [[] for _ in texts]
+        return check.check(texts)  # type: ignore[no-any-return]
+
     def uses(self, name: str) -> bool:
         """Whether this configuration needs component ``name`` (the judge only when the label check is on;
         a pipeline that also judges in another stage says so by overriding this)."""

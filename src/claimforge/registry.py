@@ -33,6 +33,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
     "pipeline": ("claimforge.generate.multi2claim", "claimforge.generate.claimgen", "claimforge.generate.kbin"),
     "generator": ("claimforge.generate.claimgen",),
+    "claim_check": ("claimforge.generate.claim_check",),
     "negator": ("claimforge.generate.kbin", "claimforge.generate.edit_negator"),
     "task": ("claimforge.io.benchmarks",),
     "verifier": (

@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from claimforge.backends import lm as lm_mod
 from claimforge.evaluate import claim_quality as cq
 from claimforge.evaluate import sheets as sh
 from claimforge.evaluate.agreement import krippendorff_alpha, percent_agreement
 from claimforge.evaluate.claim_quality import ClaimScorer, ClaimScorerConfig, faithfulness_score, summarise
 from claimforge.evaluate.rouge import rouge_against_references
 from claimforge.evaluate.sheets import SheetError, agreement, export_sheet, import_sheets, is_acceptable, read_items
+from claimforge.nlp import wellformed
 
 # --------------------------------------------------------------------------------------------------------------
 # ROUGE
@@ -411,7 +413,7 @@ FLUENCY = [
 
 @pytest.mark.parametrize(("text", "expected"), FLUENCY)
 def test_fluency_checks(nlp, text: str, expected: str | None) -> None:  # type: ignore[no-untyped-def]
-    reasons = cq.fluency_checks(text, nlp.parse([text])[0])
+    reasons = wellformed.fluency_checks(text, nlp.parse([text])[0])
     if expected is None:
         assert reasons == []
     else:
@@ -508,16 +510,16 @@ def test_fluency_levels_from_the_lm() -> None:
 
 
 def test_shuffled_orders_and_ratio() -> None:
-    a = cq.shuffled_orders("Aspirin reduces the risk of cancer.", 4)
-    assert a == cq.shuffled_orders("Aspirin reduces the risk of cancer.", 4)  # seeded by the text
+    a = lm_mod.shuffled_orders("Aspirin reduces the risk of cancer.", 4)
+    assert a == lm_mod.shuffled_orders("Aspirin reduces the risk of cancer.", 4)  # seeded by the text
     assert all(
         v.endswith(".") and sorted(v[:-1].split()) == sorted(["Aspirin", "reduces", "the", "risk", "of", "cancer"])
         for v in a
     )
     fluent, salad = "Aspirin reduces the risk of colorectal cancer.", "Cancer the aspirin colorectal of risk reduces."
-    assert fluent not in cq.shuffled_orders(fluent, 3) and salad not in cq.shuffled_orders(salad, 3)
+    assert fluent not in lm_mod.shuffled_orders(fluent, 3) and salad not in lm_mod.shuffled_orders(salad, 3)
     lm = FakeLM({fluent: 50.0, salad: 800.0}, other=200.0)
-    ppl, ratio = cq.lm_fluency_stats(lm, [fluent, salad], 3)
+    ppl, ratio = lm_mod.lm_fluency_stats(lm, [fluent, salad], 3)
     assert lm.calls == 1 and list(ppl) == [50.0, 800.0]
     assert ratio[0] == pytest.approx(50 / 200) and ratio[1] == pytest.approx(800 / 200)
 

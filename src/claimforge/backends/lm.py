@@ -16,9 +16,11 @@ from __future__ import annotations
 import functools
 import json
 import math
+import random
 import re
 import struct
 import unicodedata
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -700,6 +702,35 @@ def _backoffs(tables: list[_Order], order: int) -> list[np.ndarray]:
 # ---------------------------------------------------------------------------------------------------------
 # Components
 # ---------------------------------------------------------------------------------------------------------
+
+
+def shuffled_orders(text: str, k: int) -> list[str]:
+    """``k`` random orders of the words of ``text`` (final punctuation kept last), seeded by the text itself so
+    a claim always gets the same shuffles."""
+    words = text.strip().split()
+    end = ""
+    if words and words[-1][-1:] in ".!?":
+        end = words[-1][-1]
+        words[-1] = words[-1][:-1] or words[-1]
+    rng = random.Random(zlib.crc32(text.encode("utf-8")))
+    out = []
+    for _ in range(k):
+        w = words[:]
+        rng.shuffle(w)
+        out.append(" ".join(w) + end)
+    return out
+
+
+def lm_fluency_stats(lm: Any, texts: Sequence[str], shuffles: int) -> tuple[np.ndarray, np.ndarray]:
+    """Perplexity of each text and its ratio to the geometric mean perplexity of ``shuffles`` random orders of
+    the same words — one LM call for texts and shuffles together. The ratio is about 1 for word salad and well
+    below 1 for a well-formed sentence, whatever the rarity of its terms."""
+    variants = [v for t in texts for v in shuffled_orders(t, shuffles)]
+    ppl = np.asarray(lm.perplexity(list(texts) + variants), dtype=float)
+    own, shuf = ppl[: len(texts)], ppl[len(texts) :].reshape(len(texts), shuffles)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.exp(np.log(own) - np.log(shuf).mean(axis=1))
+    return own, ratio
 
 
 def embedded_model_dir() -> Path:

@@ -6,9 +6,7 @@ de-contextualisation, atomicity and faithfulness. ROUGE: ``evaluate/rouge.py``; 
 from __future__ import annotations
 
 import math
-import random
 import re
-import zlib
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -16,9 +14,11 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from claimforge.backends.lm import lm_fluency_stats
 from claimforge.evaluate.sheets import CLAIM_CRITERIA, annotated_criteria, context_text, is_acceptable, table3_summary
 from claimforge.nlp.normalize import finite_verb_form
 from claimforge.nlp.normalize import noun_reading as _noun_reading
+from claimforge.nlp.wellformed import VERBAL_TAGS, fluency_checks, reason
 from claimforge.registry import ComponentConfig, registry
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -77,14 +77,6 @@ _CITATIONS = re.compile(
 _ABBREV_TOKEN = re.compile(r"[^\s,;:()\[\]{}\"'“”‘’.]+")
 _ROMAN = re.compile(r"^(?=[IVXLC]+$)M*(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})$")
 _GREEK = re.compile(r"[\u0370-\u03ff]")
-_DANGLING = frozenset(
-    """
-    and or but nor of by for with from to into than via between among the a an whereas while that which whose
-    its their including such
-    """.split()  # noqa: SIM905
-)
-_VERBAL_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
-_NOT_BEFORE_VERB = frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "AUX"})
 _LIST_ITEM = r"[\w\-']+(?: [\w\-']+){0,2}"
 _COMMA_LIST = re.compile(rf"\b{_LIST_ITEM}(?:, {_LIST_ITEM})+,? (?:and|or) {_LIST_ITEM}")  # A, B(,) and C
 _DISCOURSE = frozenset(
@@ -97,54 +89,6 @@ _PREPOSITIONS = frozenset("in on at for with by from of to into after before dur
 _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "NUM", "X"})
 _SUBJECTS = frozenset({"nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl"})
 _OBJECTS = frozenset({"obj", "iobj", "dobj", "attr", "ROOT"})
-
-
-def _reason(code: str, detail: str = "") -> str:
-    return f"{code}: {detail}" if detail else code
-
-
-def fluency_checks(text: str, doc: Any) -> list[str]:
-    """Surface and parse checks of fluency (each failed check lowers the LM-based level by one): a finite verb
-    in the main clause (the parse, or — since the parser misses verbs in scientific text — a verb form right
-    after a noun), no dangling conjunction/preposition/determiner at the end, no doubled word, balanced
-    brackets."""
-    reasons = []
-    words = text.split()
-    if len(words) < 3:
-        reasons.append(_reason("too_short", f"{len(words)} words"))
-    if not _has_main_finite(doc):
-        reasons.append("no_finite_verb")
-    toks = [t for t in doc if not t.is_punct]
-    if toks and toks[-1].lower_ in _DANGLING:
-        reasons.append(_reason("dangling_end", repr(toks[-1].text)))
-    for a, b in zip(toks, toks[1:], strict=False):
-        if a.lower_ == b.lower_ and a.is_alpha and a.lower_ not in ("that", "had"):
-            reasons.append(_reason("repeated_word", repr(f"{a.text} {b.text}")))
-            break
-    if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
-        reasons.append("unbalanced_brackets")
-    return reasons
-
-
-def _has_main_finite(doc: Any) -> bool:
-    for t in doc:
-        if t.dep_ == "ROOT":
-            if t.tag_ in _VERBAL_TAGS or t.tag_ == "VB" or "VerbForm=Fin" in str(t.morph):
-                return True
-            if any(c.dep_ in ("cop", "aux", "aux:pass") and c.tag_ in _VERBAL_TAGS for c in t.children):
-                return True
-    # Fallback for the parser's misses ("The herbicide inhibits EPSPS": "inhibits" tagged NNS): a finite verb
-    # tagged as such anywhere, or an inflected verb form that does not follow a determiner, preposition,
-    # conjunction or auxiliary (where a noun would stand).
-    toks = list(doc)
-    for i, t in enumerate(toks):
-        if t.tag_ in _VERBAL_TAGS and t.pos_ in ("VERB", "AUX"):
-            return True
-        if i > 0 and finite_verb_form(t.text):
-            prev = toks[i - 1]
-            if prev.pos_ not in _NOT_BEFORE_VERB and prev.lower_ not in ("a", "an", "the", "to", "of"):
-                return True
-    return False
 
 
 def decontextualization_reasons(
@@ -166,21 +110,21 @@ def decontextualization_reasons(
     expletive = first == "it" and _EXPLETIVE_IT.match(text.strip())
     such_as = first == "such" and len(toks) > 1 and toks[1].lower_ == "as"
     if first in _START_PRONOUNS and not expletive and not such_as:
-        reasons.append(_reason("pronoun_start", repr(toks[0].text)))
+        reasons.append(reason("pronoun_start", repr(toks[0].text)))
     m = _ANAPHORS.search(text)
     if m:
-        reasons.append(_reason("anaphor", repr(m.group(0))))
+        reasons.append(reason("anaphor", repr(m.group(0))))
     for t in toks[1:]:
         low = t.lower_
         if low in _SUBJECT_PRONOUNS and t.dep_ in ("nsubj", "nsubj:pass", "expl") and t.head.dep_ == "ROOT":
             if low == "it" and _EXPLETIVE_IT.match(text[t.idx :]):
                 continue  # "In particular, it was shown that ..."
             if not any(p.pos_ in ("NOUN", "PROPN") for p in toks[: t.i]):  # an antecedent earlier in the claim
-                reasons.append(_reason("pronoun_subject", repr(t.text)))
+                reasons.append(reason("pronoun_subject", repr(t.text)))
         elif low in ("former", "latter") and t.i > 0 and doc[t.i - 1].lower_ == "the":
             nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
             if nxt is None or nxt.pos_ not in ("NOUN", "PROPN", "ADJ"):  # "the former communist countries" is not
-                reasons.append(_reason("anaphor", repr(f"{doc[t.i - 1].text} {t.text}")))
+                reasons.append(reason("anaphor", repr(f"{doc[t.i - 1].text} {t.text}")))
         elif (
             low in _DEMONSTRATIVES
             and t.i + 1 < len(doc)
@@ -188,16 +132,16 @@ def decontextualization_reasons(
             and t.dep_ == "det"
             and t.idx not in in_deictic  # "this study" is reported as deictic
         ):
-            reasons.append(_reason("demonstrative", repr(f"{t.text} {doc[t.i + 1].text}")))
+            reasons.append(reason("demonstrative", repr(f"{t.text} {doc[t.i + 1].text}")))
     for m in deictic:
         word = m.group(0)
         if word.lower() in ("we", "our", "ours", "us") and not _FIRST_PERSON_CASE.fullmatch(word):
             continue
-        reasons.append(_reason("deictic", repr(word)))
+        reasons.append(reason("deictic", repr(word)))
     for m in _CITATIONS.finditer(text):
-        reasons.append(_reason("citation_marker", repr(m.group(0).strip())))
+        reasons.append(reason("citation_marker", repr(m.group(0).strip())))
     for abbr in [] if known is None else undefined_abbreviations(text, known, digit_symbols_ok, max_caps):
-        reasons.append(_reason("undefined_abbreviation", repr(abbr)))
+        reasons.append(reason("undefined_abbreviation", repr(abbr)))
     return list(dict.fromkeys(reasons))
 
 
@@ -245,11 +189,11 @@ def atomicity_reasons(text: str, doc: Any) -> list[str]:
     for t in toks:
         if t.dep_ == "conj" and _predicate(t.head) and _finite(t):
             if any(c.dep_ in ("nsubj", "nsubj:pass") for c in t.children):
-                reasons.append(_reason("coordinated_clauses", repr(f"{t.head.text} … {t.text}")))
+                reasons.append(reason("coordinated_clauses", repr(f"{t.head.text} … {t.text}")))
             else:
-                reasons.append(_reason("multiple_predicates", repr(f"{t.head.text} … {t.text}")))
+                reasons.append(reason("multiple_predicates", repr(f"{t.head.text} … {t.text}")))
         elif t.dep_ == "parataxis" and _finite(t) and _predicate(t.head) and t.head.dep_ == "ROOT":
-            reasons.append(_reason("multiple_predicates", repr(f"{t.head.text} … {t.text}")))
+            reasons.append(reason("multiple_predicates", repr(f"{t.head.text} … {t.text}")))
     # Lexical backups for parser misses: "and/or/but [adverb] VBZ-verb" with no noun reading ("and reduces").
     for i, t in enumerate(toks[:-1]):
         if t.lower_ in ("and", "or", "but"):
@@ -261,10 +205,10 @@ def atomicity_reasons(text: str, doc: Any) -> list[str]:
                 and finite_verb_form(toks[j].text, third_person_only=True)
                 and not _noun_reading(toks[j].text)
             ):
-                reasons.append(_reason("multiple_predicates", repr(f"{t.text} {toks[j].text}")))
+                reasons.append(reason("multiple_predicates", repr(f"{t.text} {toks[j].text}")))
 
     def verb_like(u: Any) -> bool:
-        return (u.tag_ in _VERBAL_TAGS and u.pos_ in ("VERB", "AUX")) or (
+        return (u.tag_ in VERBAL_TAGS and u.pos_ in ("VERB", "AUX")) or (
             finite_verb_form(u.text, third_person_only=True) and not _noun_reading(u.text)
         )
 
@@ -274,13 +218,13 @@ def atomicity_reasons(text: str, doc: Any) -> list[str]:
                 if u.is_punct:
                     break
                 if verb_like(u):
-                    reasons.append(_reason("coordinated_clauses", repr(f", {toks[i + 1].text} … {u.text}")))
+                    reasons.append(reason("coordinated_clauses", repr(f", {toks[i + 1].text} … {u.text}")))
                     break
     if ";" in text:
-        reasons.append(_reason("multiple_predicates", "';'"))
+        reasons.append(reason("multiple_predicates", "';'"))
     m = re.search(r"\bwhereas\b|,\s*(?:while|but)\b", text, re.I)
     if m:
-        reasons.append(_reason("coordinated_clauses", repr(m.group(0).strip(", "))))
+        reasons.append(reason("coordinated_clauses", repr(m.group(0).strip(", "))))
     for t in toks:
         conjs = [c for c in t.children if c.dep_ == "conj" and c.pos_ in _NOMINAL]
         if len(conjs) >= 2 and t.pos_ in _NOMINAL:
@@ -288,7 +232,7 @@ def atomicity_reasons(text: str, doc: Any) -> list[str]:
             if not any(x.text == "," for x in span) or not any(x.dep_ == "cc" for x in conjs[-1].children):
                 continue  # "A, B and C" has a comma and a conjunction; parser noise has not
             where = _np_position(t)
-            reasons.append(_reason("list", f"{len(conjs) + 1} coordinated items{where}: {t.text}, …, {conjs[-1].text}"))
+            reasons.append(reason("list", f"{len(conjs) + 1} coordinated items{where}: {t.text}, …, {conjs[-1].text}"))
     if not any(r.startswith("list") for r in reasons):
         for m in _COMMA_LIST.finditer(text):
             words = re.findall(r"[\w\-']+", m.group(0).lower())
@@ -297,7 +241,7 @@ def atomicity_reasons(text: str, doc: Any) -> list[str]:
                 and words[0] not in _PREPOSITIONS
                 and not any(finite_verb_form(w, third_person_only=True) for w in words)
             ):
-                reasons.append(_reason("list", f"comma-separated items: {m.group(0)!r}"))
+                reasons.append(reason("list", f"comma-separated items: {m.group(0)!r}"))
                 break
     if re.search(r"\brespectively\b", text, re.I):
         reasons.append("respectively")
@@ -308,7 +252,7 @@ def _finite(t: Any) -> bool:
     """A finite verb by the parse (tag and UPOS agree), or a verb with its own subject or auxiliary."""
     if t.pos_ not in ("VERB", "AUX"):
         return False
-    return t.tag_ in _VERBAL_TAGS or any(c.dep_ in ("nsubj", "nsubj:pass", "aux", "aux:pass") for c in t.children)
+    return t.tag_ in VERBAL_TAGS or any(c.dep_ in ("nsubj", "nsubj:pass", "aux", "aux:pass") for c in t.children)
 
 
 def _predicate(t: Any) -> bool:
@@ -403,45 +347,14 @@ def faithfulness_score(probs: Sequence[float], overlap: float, config: ClaimScor
     ent, con, _neu = (float(p) for p in probs)
     c = config
     if overlap < c.unrelated_overlap and ent < c.entail_high:
-        return 1, _reason(
-            "unrelated", f"content overlap {overlap:.2f} < {c.unrelated_overlap}, P(entailment) {ent:.2f}"
-        )
+        return 1, reason("unrelated", f"content overlap {overlap:.2f} < {c.unrelated_overlap}, P(entailment) {ent:.2f}")
     if ent >= c.entail_high:
-        return 5, _reason("entailed", f"P(entailment) {ent:.2f} ≥ {c.entail_high}")
+        return 5, reason("entailed", f"P(entailment) {ent:.2f} ≥ {c.entail_high}")
     if con >= c.contradiction:
-        return 2, _reason("contradicted", f"P(contradiction) {con:.2f} ≥ {c.contradiction}")
+        return 2, reason("contradicted", f"P(contradiction) {con:.2f} ≥ {c.contradiction}")
     if ent >= c.entail_low:
-        return 4, _reason("probably_entailed", f"P(entailment) {ent:.2f} ≥ {c.entail_low}")
-    return 3, _reason("related_not_stated", f"P(entailment) {ent:.2f}, content overlap {overlap:.2f}")
-
-
-def shuffled_orders(text: str, k: int) -> list[str]:
-    """``k`` random orders of the words of ``text`` (final punctuation kept last), seeded by the text itself so
-    a claim always gets the same shuffles."""
-    words = text.strip().split()
-    end = ""
-    if words and words[-1][-1:] in ".!?":
-        end = words[-1][-1]
-        words[-1] = words[-1][:-1] or words[-1]
-    rng = random.Random(zlib.crc32(text.encode("utf-8")))
-    out = []
-    for _ in range(k):
-        w = words[:]
-        rng.shuffle(w)
-        out.append(" ".join(w) + end)
-    return out
-
-
-def lm_fluency_stats(lm: Any, texts: Sequence[str], shuffles: int) -> tuple[np.ndarray, np.ndarray]:
-    """Perplexity of each text and its ratio to the geometric mean perplexity of ``shuffles`` random orders of
-    the same words — one LM call for texts and shuffles together. The ratio is about 1 for word salad and well
-    below 1 for a well-formed sentence, whatever the rarity of its terms."""
-    variants = [v for t in texts for v in shuffled_orders(t, shuffles)]
-    ppl = np.asarray(lm.perplexity(list(texts) + variants), dtype=float)
-    own, shuf = ppl[: len(texts)], ppl[len(texts) :].reshape(len(texts), shuffles)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.exp(np.log(own) - np.log(shuf).mean(axis=1))
-    return own, ratio
+        return 4, reason("probably_entailed", f"P(entailment) {ent:.2f} ≥ {c.entail_low}")
+    return 3, reason("related_not_stated", f"P(entailment) {ent:.2f}, content overlap {overlap:.2f}")
 
 
 def fluency_score(
@@ -464,10 +377,10 @@ def fluency_score(
             continue
         if not math.isfinite(value) or value > bad:
             level = 1
-            reasons.append(_reason(f"{name}_very_high", f"{value:.3g} > {bad:g}"))
+            reasons.append(reason(f"{name}_very_high", f"{value:.3g} > {bad:g}"))
         elif value > good:
             level = min(level, 2)
-            reasons.append(_reason(f"{name}_high", f"{value:.3g} > {good:g}"))
+            reasons.append(reason(f"{name}_high", f"{value:.3g} > {good:g}"))
     reasons.extend(checks)
     return max(1, level - len(checks)), reasons
 

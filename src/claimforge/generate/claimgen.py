@@ -502,6 +502,9 @@ def _passages(doc: Document) -> list[tuple[tuple[int, int], str]]:
 class ClaimGenConfig(LabelCheckConfig):
     reader: dict[str, Any] | None = None
     generator: dict[str, Any] = {"name": "entity"}
+    # The emit-time check of every generated claim (generate/claim_check.py): one that fails is a
+    # ``not_wellformed`` reject; None turns it off.
+    claim_check: dict[str, Any] | None = {"name": "wellformed"}
     negator: dict[str, Any] | None = {"name": "minimal-edit"}  # or kbin (the paper's), docs/claimgen.md
     embedder: dict[str, Any] = {"name": "sentence-transformers"}
     # NOT_ENOUGH_INFO: which claim is paired (the supported claim, its negation, or either at random) and
@@ -563,7 +566,13 @@ class ClaimGen(Pipeline):
 
     method = METHOD
     item_type = SentenceItem
-    component_kinds = {"generator": "generator", "embedder": "embedder", "negator": "negator", "judge": "nli"}
+    component_kinds = {
+        "generator": "generator",
+        "claim_check": "claim_check",
+        "embedder": "embedder",
+        "negator": "negator",
+        "judge": "nli",
+    }
     config: ClaimGenConfig
 
     @property
@@ -583,7 +592,15 @@ class ClaimGen(Pipeline):
 
     def stages(self) -> list[Stage]:
         return [
-            Stage("generate claims", "map", self._generate, ("item",), ("claims",), ("generator",)),
+            Stage(
+                "generate claims",
+                "map",
+                self._generate,
+                ("item",),
+                ("claims",),
+                ("generator", "claim_check"),
+                version="2",  # issue 12: the emit-time claim check
+            ),
             Stage(
                 "choose evidence",
                 "map",
@@ -612,8 +629,21 @@ class ClaimGen(Pipeline):
         gen = self.generator.generate([u.item for u in units])
         for r in gen.rejects:
             chunk.add_reject(r)
+        refs = {u.item.id: u.item.ref for u in units}
         by_id: dict[str, list[GeneratedClaim]] = {}
-        for c in gen.claims:
+        for c, why in zip(gen.claims, self.claim_check_reasons([c.text for c in gen.claims]), strict=True):
+            if why:
+                chunk.add_reject(
+                    Reject(
+                        item_id=c.item_id,
+                        scope="example",
+                        stage="generate claims",
+                        reason="not_wellformed",
+                        detail=f"{'; '.join(why)} :: {c.text[:200]}",
+                        ref=refs.get(c.item_id),
+                    )
+                )
+                continue
             by_id.setdefault(c.item_id, []).append(c)
         for u in units:
             u.data["claims"] = by_id.get(u.item.id, [])

@@ -28,6 +28,9 @@ METHOD = "multi2claim"
 class Multi2ClaimConfig(LabelCheckConfig):
     reader: dict[str, Any] | None = None
     qa2d: dict[str, Any] = {"name": "rules"}
+    # The emit-time check of every claim (generate/claim_check.py): one that fails is a ``not_wellformed``
+    # reject, never a row; None turns it off.
+    claim_check: dict[str, Any] | None = {"name": "wellformed"}
     embedder: dict[str, Any] = {"name": "sentence-transformers"}
     min_evidence_words: int = 50
     # Input far beyond any real exam question is a reject, not a 5,000-word claim; the real sets stay well
@@ -132,7 +135,7 @@ class Multi2Claim(Pipeline):
 
     method = METHOD
     item_type = MCQItem
-    component_kinds = {"qa2d": "qa2d", "embedder": "embedder", "judge": "nli"}
+    component_kinds = {"qa2d": "qa2d", "claim_check": "claim_check", "embedder": "embedder", "judge": "nli"}
     prefilter_fields = (
         "min_evidence_words",
         "max_question_words",
@@ -156,7 +159,15 @@ class Multi2Claim(Pipeline):
     def stages(self) -> list[Stage]:
         return [
             Stage("embed options", "map", self._closest_distractors, ("item",), ("distractors",), ("embedder",)),
-            Stage("qa2d", "map", self._claims, ("item", "distractors"), ("supported",), ("qa2d", "max_claim_words")),
+            Stage(
+                "qa2d",
+                "map",
+                self._claims,
+                ("item", "distractors"),
+                ("supported",),
+                ("qa2d", "claim_check", "max_claim_words"),
+                version="2",
+            ),
             Stage(
                 "embed explanations",
                 "map",
@@ -200,7 +211,7 @@ class Multi2Claim(Pipeline):
         for u in units:
             reqs.append(QA2DRequest(question=u.item.question, answer=u.item.answer or ""))
             reqs.extend(QA2DRequest(question=u.item.question, answer=d) for d, _ in u.data["distractors"])
-        results = [self._length_checked(r) for r in self.qa2d.convert(reqs)]
+        results = self._wellformed([self._length_checked(r) for r in self.qa2d.convert(reqs)])
         i = 0
         for u in units:
             item = u.item
@@ -250,6 +261,17 @@ class Multi2Claim(Pipeline):
             detail = f"{n} words > max_claim_words={self.config.max_claim_words}"
             return QA2DResult(text=None, reason="claim_too_long", detail=detail)
         return result
+
+    def _wellformed(self, results: list[QA2DResult]) -> list[QA2DResult]:
+        """Each produced claim through the emit-time check; a failing one becomes a ``not_wellformed`` result."""
+        produced = [i for i, r in enumerate(results) if r.text]
+        reasons = self.claim_check_reasons([results[i].text or "" for i in produced])
+        out = list(results)
+        for i, why in zip(produced, reasons, strict=True):
+            if why:
+                detail = f"{'; '.join(why)} :: {results[i].text}"
+                out[i] = QA2DResult(text=None, reason="not_wellformed", detail=detail)
+        return out
 
     def _embed_explanations(self, chunk: Chunk) -> None:
         units = [u for u in chunk.live() if "supported" in u.data]

@@ -32,7 +32,8 @@ _EXCEPT = re.compile(r"\s*[,:;\-\u2013\u2014]?\s*\bexcept\b[\s:.?\-\u2013\u2014]
 _ALL_OF = re.compile(r"(^|,\s*)(all|each|any)( of (the following|these|them))?\b(?!\s+of\b)", re.I)
 _TRAILING_ALL = re.compile(r"\s+(all( of (the following|these|them))?|the following)\s*$", re.I)
 _NEG_AUX = re.compile(
-    r"^((?:[^?]*?,\s*)?(?:which|what)\b[^?]*?\b(?:is|are|was|were|does|do|did|can|could|will|would|should|may|might|has|have)"
+    r"^((?:[^?]*?,\s*)?(?:which|what)\b(?:(?!\b(?:that|which|who|whom|whose|if|when|where|because|while|although|unless)\b)[^?])*?"
+    r"\b(?:is|are|was|were|does|do|did|can|could|will|would|should|may|might|has|have)"
     r")(?:\s+not\b|n't\b)",
     re.I,
 )
@@ -48,6 +49,8 @@ class Prepared:
     inverted: bool
 
 
+_QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"\u201c\u201d\u2018\u2019']{1,40}?)[\"\u201d\u2019'](?![\w])")
+_UNPUNCTUATED_WH = re.compile(r"(?<=[^\s.!?:;,])\s+(?=(?:Which|What|Who|Whom|Whose|Where|When|Why|How)\b)")
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)%][.!?])\s+(?=[A-Z])")
 
 
@@ -63,6 +66,8 @@ def prepare_question(question: str) -> Prepared:
     head, mark, tail = q.partition("?")
     if mark and tail.strip() and re.search(r"\b(what|which|who|whom|whose|where|when|why|how)\b", head, re.I):
         q = head  # "What force opposes motion? for example a car braking" -> the question only
+    q = _QUOTED.sub(r"\1", q)  # 'what higher-level "classification" of science' -> a plain noun phrase
+    q = _UNPUNCTUATED_WH.sub(". ", q)  # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
     inverted = False
@@ -322,6 +327,15 @@ def _noun_run_end(doc: Any, i: int) -> int:
             end = j
             j += 1
             continue
+        if (
+            t.lower_ in ("and", "or")
+            and end >= i
+            and doc[j - 1].tag_ in ("JJ", "JJR", "JJS")
+            and j + 1 < len(doc)
+            and doc[j + 1].tag_ in ("JJ", "JJR", "JJS", "NN", "NNS")
+        ):
+            j += 1  # "common and essential element"
+            continue
         if t.lower_ == "of" and end >= i and j + 1 < len(doc) and doc[j + 1].tag_ in NP_TAGS:
             j += 1
             continue
@@ -395,6 +409,10 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
     noun = doc[ph.noun_start : ph.end + 1].text if ph.noun_start is not None else ""
     if ph.kind == "how_many":
         return f"{answer} {noun}".strip() if _is_bare_number(adoc) else answer
+    naming_head = ph.kind == "det" and noun and doc[ph.end].lemma_.lower() in ("name", "term", "word")
+    if naming_head and ph.noun_start == ph.end:
+        # "known by what name" -> "known by the name platelets"; "What term refers to ..." -> "The term X refers"
+        return f"the {doc[ph.end].text} {answer}"
     if ph.kind == "det" and noun and _is_modifier(adoc):
         # "what stage" + "second" -> "the second stage"; "what type of rock" + "igneous" -> "igneous rock"
         head = doc[ph.end].text
@@ -404,13 +422,28 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
             return f"{answer} {noun}"
         if re.search(r"\b(type|kind|form|sort|class)s? of\b", noun.lower()):
             return f"{answer} {head}"
-        return f"{answer} {noun}"
-    after_prep = ph.prep is not None or (ph.start > 0 and doc[ph.start - 1].pos_ == "ADP")
-    if ph.kind == "det" and noun and after_prep and doc[ph.end].lemma_.lower() in ("name", "term", "word"):
-        return f"the {doc[ph.end].text} {answer}"  # "known by what name" -> "known by the name platelets"
+        return f"{answer} {_noun_core(doc, ph.noun_start, ph.end)}"  # "what bodily system" + immune
     if ph.word.lower_ == "whose":
         return f"{answer}'s {noun}".strip() if not answer.endswith("'s") else f"{answer} {noun}"
     return answer
+
+
+def _noun_core(doc: Any, start: int, end: int) -> str:
+    """The nouns at the end of a noun phrase, without its adjectives: "bodily system" -> "system", "blood
+    vessels" -> "blood vessels"."""
+    k = end
+    while k > start and doc[k - 1].tag_ in ("NN", "NNS", "NNP", "NNPS"):
+        k -= 1
+    return doc[k : end + 1].text
+
+
+_MASS_SUFFIXES = ("tion", "sion", "ing", "ity", "ism", "ence", "ance", "ment", "ness", "gy", "sis")
+
+
+def _countable_singular(t: Any) -> bool:
+    """A singular noun that wants an article as a subject ("the immune system"), not a mass or process noun
+    ("interspecific competition", "thermal energy")."""
+    return t.tag_ == "NN" and not t.lower_.endswith(_MASS_SUFFIXES)
 
 
 _CLASS_NOUNS = frozenset(["kind", "type", "sort", "form", "class", "category"])
@@ -424,11 +457,31 @@ def _is_modifier(adoc: Any) -> bool:
     The last word must not be readable as a noun: the tagger calls bare plurals such as "clouds" ADJ."""
     from lemminflect import getAllLemmas
 
-    toks = [t for t in adoc if not t.is_punct]
-    if not toks or not all(t.pos_ in ("ADJ", "NUM", "ADV") or t.lower_ in _ORDINALS for t in toks):
+    toks = [t for t in adoc if not t.is_punct and t.lower_ not in ("and", "or")]
+    if not toks or not all(_adjectival(t) for t in toks):
         return False
     last = toks[-1]
-    return last.lower_ in _ORDINALS or last.like_num or "NOUN" not in getAllLemmas(last.lower_)
+    if last.lower_ in _ORDINALS or last.like_num:
+        return True
+    readings = getAllLemmas(last.lower_)
+    return "ADJ" in readings or "NOUN" not in readings
+
+
+_ADJ_SUFFIXES = ("ic", "al", "ous", "ive", "ar", "ary", "ent", "ant", "ile", "ful", "less", "oid", "phobic", "philic")
+
+
+def _adjectival(t: Any) -> bool:
+    """Whether an answer word can modify the asked noun: tagged adjective or number, an ordinal, a word
+    lemminflect knows as an adjective ("thermal", "positive" — the tagger often calls one-word answers nouns),
+    or an unknown word with an adjective suffix ("interspecific", "subtropical")."""
+    from lemminflect import getAllLemmas
+
+    if t.pos_ in ("ADJ", "NUM", "ADV") or t.lower_ in _ORDINALS or t.like_num:
+        return True
+    readings = getAllLemmas(t.lower_)
+    if "ADJ" in readings:
+        return True
+    return not readings and t.is_alpha and t.lower_.endswith(_ADJ_SUFFIXES)
 
 
 def _is_bare_number(adoc: Any) -> bool:
@@ -497,6 +550,9 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
             start -= 1  # "began to do what" + "break up" -> "began to break up"
         return _replace(doc, start, ph.end, filler)
     nxt = ph.end + 1
+    last_answer_word = answer.split()[-1].lower() if answer.split() else ""
+    if nxt + 1 < len(doc) and doc[nxt].lower_ == last_answer_word and doc[nxt].lower_ not in AUX_WORDS:
+        nxt += 1  # "What fuels provide ..." + "fossil fuels": the tagger read "fuels" as the verb
     if nxt >= len(doc):
         raise ConversionError("bare_wh_word")
     aux = doc[nxt]
@@ -504,7 +560,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
     if aux.lower_ in ("do", "does", "did") and nxt + 1 < len(doc):
         inverted = True  # "What do fungi produce" even when the tagger reads "fungi" as an adverb
     classifier = ph.kind == "det" and ph.noun_start is not None and doc[ph.noun_start].lemma_.lower() in _CLASS_NOUNS
-    if aux.lower_ in BE_FORMS and (ph.kind == "det" or ph.partitive) and not (classifier and inverted):
+    stranded = inverted and _ends_in_preposition(doc)  # "Which kingdom are mosses and trees included in?"
+    if aux.lower_ in BE_FORMS and (ph.kind == "det" or ph.partitive) and not (classifier and inverted) and not stranded:
         inverted = False  # "Which of the following is a vertebrate" / "Which metal is ...": wh is the subject
     if aux.lower_ in ("has", "have", "had") and inverted and ph.kind in ("nominal", "det"):
         # "Which drug has gametocidal action": a main verb, unless a participle follows ("What has X done")
@@ -528,11 +585,57 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
             verb_text = _agree(verb_text, plural)
         elif plural is not None and aux.tag_ in ("VBZ", "VBP") and aux.lower_ not in AUX_WORDS:
             verb_text = _inflect(aux, "VBZ" if not plural else "VBP")
+        if filler == answer and _imperative_answer(adoc):
+            # "Check serum TSH" as the subject of "is the most appropriate next step" -> "Checking serum TSH is"
+            filler, plural = _gerund(answer, adoc), False
+            if verb_text.lower() in PLUR_SING:
+                verb_text = _agree(verb_text, False)
+        elif (
+            filler != answer
+            and not filler.lower().startswith("the ")
+            and ph.kind == "det"
+            and ph.start == cstart
+            and _countable_singular(doc[ph.end])
+        ):
+            filler = f"the {filler}"  # "What bodily system is ..." + "immune" -> "The immune system is ..."
         rest = doc[nxt + 1 :].text if nxt + 1 < len(doc) else ""
         body = f"{filler} {verb_text} {rest}".strip()
         body = _fix_predicate_number(body, plural)
-        return f"{prefix}{body}"
-    return prefix + _invert(doc, ph, nxt, filler, answer, adoc)
+        return prefix + _sentence_start(prefix, body)
+    return prefix + _sentence_start(prefix, _invert(doc, ph, nxt, filler, answer, adoc))
+
+
+def _sentence_start(prefix: str, body: str) -> str:
+    """A claim sentence after context sentences starts with a capital ("... in Figure A. Rectal suction ...")."""
+    if prefix.strip() and prefix.rstrip()[-1:] in ".!?" and body[:1].islower():
+        return body[0].upper() + body[1:]
+    return body
+
+
+def _ends_in_preposition(doc: Any) -> bool:
+    toks = [t for t in doc if not t.is_punct]
+    return bool(toks) and (toks[-1].pos_ == "ADP" or toks[-1].tag_ in ("IN", "RP")) and toks[-1].lower_ in _PARTICLES
+
+
+def _imperative_answer(adoc: Any) -> bool:
+    """An option that is an instruction ("Perform a root cause analysis", "Check serum TSH and free T4")."""
+    from lemminflect import getAllLemmas
+
+    toks = [t for t in adoc if not t.is_punct]
+    if len(toks) < 2:
+        return False
+    first = toks[0]
+    return (first.tag_ == "VB" or first.pos_ == "VERB") and "VERB" in getAllLemmas(first.lower_) and first.i == 0
+
+
+def _gerund(answer: str, adoc: Any) -> str:
+    from lemminflect import getInflection
+
+    first = adoc[0]
+    forms = getInflection(first.lower_, tag="VBG")
+    if not forms:
+        return answer
+    return forms[0] + answer[len(first.text) :]
 
 
 def _is_state(adoc: Any) -> bool:
@@ -643,6 +746,15 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     n_subj = verb_i if verb_i is not None else len(rest_all)
     if n_subj == 0:
         raise ConversionError("no_subject")
+    adverbs = ""
+    if aux.lower_ not in ("do", "does", "did"):
+        k = n_subj
+        while k > 1 and rest_all[k - 1].tag_ in ("RB", "RBR", "RBS") and rest_all[k - 1].lower_ not in ("not", "n't"):
+            k -= 1
+        adverbs = "".join(t.text_with_ws for t in rest_all[k:n_subj]).strip()
+        rest_all, n_subj = rest_all[:k] + rest_all[n_subj:], k
+        if verb_i is not None:
+            verb_i = k
     subj = "".join(t.text_with_ws for t in rest_all[:n_subj]).strip()
     first = rest_all[0]
     if subj[:1].isupper() and first.tag_ not in ("NNP", "NNPS") and not _acronym(first.text):
@@ -673,7 +785,7 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         words.append(f" {ins} ")
     else:
         words.insert(slot, f" {ins} ")
-    return f"{subj} {aux_text} {''.join(words)}"
+    return f"{subj} {aux_text} {adverbs} {''.join(words)}"
 
 
 def _coordinated_verbs(rest: list[Any]) -> list[int]:
@@ -692,6 +804,12 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
         return None
     if rest and rest[-1].pos_ == "ADP" and rest[-1].tag_ != "RP":
         return None  # stranded preposition: "What are cells made of"
+    for k in range(1, len(rest) - 1):
+        t, nxt = rest[k], rest[k + 1]
+        if t.lower_ in _PARTICLES and (
+            nxt.pos_ in ("ADP", "SCONJ") or nxt.is_punct or nxt.lower_ in _SUBORDINATORS
+        ):
+            return k + 1  # "orbit around in the solar system", "listen to if you want ..."
     if not has_verb:
         return 0  # copular: "What is X" -> "X is ANSWER"
     verb = rest[0]
@@ -705,6 +823,12 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
     if object_follows and ph.kind != "how_adj":
         return None  # "What do plants use sunlight to make" -> "... to make ANSWER"
     return k
+
+
+_PARTICLES = frozenset(
+    "in on at by to from with through into onto for of about around up down out off over under across along".split()
+)
+_SUBORDINATORS = frozenset("if when because while although unless until before after so".split())
 
 
 def _starts_np_tokens(toks: list[Any], k: int) -> bool:

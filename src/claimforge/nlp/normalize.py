@@ -131,7 +131,12 @@ def finish_sentence(text: str) -> str | None:
     if t[0].islower() and not any(ch.isupper() or ch.isdigit() for ch in first[1:]):
         t = t[0].upper() + t[1:]
     # "... a physicist. his name is" -> ". His"; not after abbreviations such as "E. coli".
-    t = re.sub(r"(\w{3,}[.!?] )([a-z])(?=[a-z]* )", lambda m: m.group(1) + m.group(2).upper(), t)
+    # Also after "Figure A." and units ("ng/mL."), whose words are shorter.
+    t = re.sub(
+        r"((?:\w{3,}|(?:Figure|Table|Fig\.) [A-Z0-9]+|\w+/\w+)[.!?] )([a-z])(?=[a-z]* )",
+        lambda m: m.group(1) + m.group(2).upper(),
+        t,
+    )
     if t[-1] not in ".!?":
         t += "."
     return t

@@ -1,0 +1,142 @@
+"""QA2D failure families found in blind readings (issue 12), one test per family, on real exam question strings
+(SciQ, Medbullets; a few shortened). Each expected claim is what a careful annotator would accept."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimforge.registry import registry
+from claimforge.types import QA2DRequest
+
+
+@pytest.fixture(scope="module")
+def conv():  # type: ignore[no-untyped-def]
+    return registry.build("qa2d", {"name": "rules", "nlp": {"name": "spacy", "use_cache": False}})
+
+
+def _claim(conv, question: str, answer: str) -> str | None:  # type: ignore[no-untyped-def]
+    [res] = conv.convert([QA2DRequest(question=question, answer=answer)])
+    return res.text
+
+
+ADJECTIVE_ANSWERS = [
+    # "what type of N" + an adjective: the noun stays
+    (
+        "Budding and fission in annelids are examples of what type of reproduction?",
+        "asexual",
+        "Budding and fission in annelids are examples of asexual reproduction.",
+    ),
+    ("Ionic compounds contain what type of ions?", "positive and negative", "Ionic compounds contain positive and negative ions."),
+    (
+        "Which competition leads to one species going extinct or both becoming more specialized?",
+        "interspecific",
+        "Interspecific competition leads to one species going extinct or both becoming more specialized.",
+    ),
+    (
+        "What bodily system is primarily responsible for fighting pathogens in the body?",
+        "immune",
+        "The immune system is primarily responsible for fighting pathogens in the body.",
+    ),
+    (
+        "What type of climates is malaria commonly found in?",
+        "tropical and subtropical",
+        "Malaria is commonly found in tropical and subtropical climates.",
+    ),
+    # the class noun is kept when the answer is a noun already naming it
+    (
+        "What type of speciation occurs when groups from the same species are geographically isolated for long periods?",
+        "allopatric",
+        "Allopatric speciation occurs when groups from the same species are geographically isolated for long periods.",
+    ),
+    # "what term / name" + a word: "the term X"
+    (
+        "What term refers to an animal that sleeps during the day and is active at night?",
+        "nocturnal",
+        "The term nocturnal refers to an animal that sleeps during the day and is active at night.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), ADJECTIVE_ANSWERS)
+def test_adjective_answers_keep_the_noun(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected
+
+
+DOUBLED = [
+    ("What fuels provide most of the world's energy?", "fossil fuels", "Fossil fuels provide most of the world's energy."),
+    ("What muscles allow the tongue to change shape?", "intrinsic muscles", "Intrinsic muscles allow the tongue to change shape."),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), DOUBLED)
+def test_no_doubled_head_noun(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected
+
+
+PREPOSITIONS = [
+    # stranded prepositions and particles: the answer goes after them
+    ("Which kingdom are mosses and trees included in?", "plantae", "Mosses and trees are included in plantae."),
+    (
+        "What do the planets orbit around in the solar system?",
+        "the sun",
+        "The planets orbit around the sun in the solar system.",
+    ),
+    ("What should you listen to if you want less noise?", "fm", "You should listen to fm if you want less noise."),
+    # a list of adjectives inside the wh-phrase is one phrase
+    (
+        "Steam consists of what common and essential element in its gaseous phase?",
+        "water",
+        "Steam consists of water in its gaseous phase.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), PREPOSITIONS)
+def test_prepositions_and_particles(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected
+
+
+def test_quoted_glosses_are_unquoted(conv) -> None:  # type: ignore[no-untyped-def]
+    q = 'Ecology is a major branch of what higher-level "classification" of science?'
+    assert _claim(conv, q, "biology") == "Ecology is a major branch of biology."
+
+
+def test_negation_inside_a_clause_is_not_a_negative_stem(conv) -> None:  # type: ignore[no-untyped-def]
+    [r] = conv.convert(
+        [QA2DRequest(question="What will be the effect to an organism if its homeostasis is not maintained?", answer="death or disease")]
+    )
+    assert r.polarity == "as_is"
+    assert r.text == "Death or disease will be the effect to an organism if its homeostasis is not maintained."
+    [r] = conv.convert([QA2DRequest(question="What is root that does not arise from a usual place?", answer="adventitious")])
+    assert r.polarity == "as_is" and r.text is not None and "does not arise" in r.text
+
+
+def test_vignette_question_after_an_unpunctuated_lab_list(conv) -> None:  # type: ignore[no-untyped-def]
+    q = (
+        "A 45-year-old man presents with chest pain. Troponin: < 0.01 ng/mL "
+        "Which of the following is the most likely diagnosis?"
+    )
+    assert _claim(conv, q, "Left ventricular hypertrophy") == (
+        "A 45-year-old man presents with chest pain. Troponin: < 0.01 ng/mL. "
+        "Left ventricular hypertrophy is the most likely diagnosis."
+    )
+
+
+def test_vignette_answer_starts_its_sentence_capitalised(conv) -> None:  # type: ignore[no-untyped-def]
+    q = (
+        "Her abdominal radiograph can be seen in Figure A. "
+        "Which of the following is the most accurate test to diagnose this patient's condition?"
+    )
+    claim = _claim(conv, q, "Rectal suction biopsy")
+    assert claim is not None and claim.endswith(". Rectal suction biopsy is the most accurate test to diagnose this patient's condition.")
+
+
+def test_imperative_answer_as_subject_becomes_a_gerund(conv) -> None:  # type: ignore[no-untyped-def]
+    q = (
+        "The patient is given several intravenous boluses of fluids. "
+        "Which of the following is most likely to confirm the underlying cause of this patient's symptoms?"
+    )
+    claim = _claim(conv, q, "Check serum TSH and free T4 levels")
+    assert claim is not None and claim.endswith(
+        "Checking serum TSH and free T4 levels is most likely to confirm the underlying cause of this patient's symptoms."
+    )
