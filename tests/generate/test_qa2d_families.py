@@ -26,7 +26,11 @@ ADJECTIVE_ANSWERS = [
         "asexual",
         "Budding and fission in annelids are examples of asexual reproduction.",
     ),
-    ("Ionic compounds contain what type of ions?", "positive and negative", "Ionic compounds contain positive and negative ions."),
+    (
+        "Ionic compounds contain what type of ions?",
+        "positive and negative",
+        "Ionic compounds contain positive and negative ions.",
+    ),
     (
         "Which competition leads to one species going extinct or both becoming more specialized?",
         "interspecific",
@@ -63,8 +67,16 @@ def test_adjective_answers_keep_the_noun(conv, question: str, answer: str, expec
 
 
 DOUBLED = [
-    ("What fuels provide most of the world's energy?", "fossil fuels", "Fossil fuels provide most of the world's energy."),
-    ("What muscles allow the tongue to change shape?", "intrinsic muscles", "Intrinsic muscles allow the tongue to change shape."),
+    (
+        "What fuels provide most of the world's energy?",
+        "fossil fuels",
+        "Fossil fuels provide most of the world's energy.",
+    ),
+    (
+        "What muscles allow the tongue to change shape?",
+        "intrinsic muscles",
+        "Intrinsic muscles allow the tongue to change shape.",
+    ),
 ]
 
 
@@ -103,11 +115,18 @@ def test_quoted_glosses_are_unquoted(conv) -> None:  # type: ignore[no-untyped-d
 
 def test_negation_inside_a_clause_is_not_a_negative_stem(conv) -> None:  # type: ignore[no-untyped-def]
     [r] = conv.convert(
-        [QA2DRequest(question="What will be the effect to an organism if its homeostasis is not maintained?", answer="death or disease")]
+        [
+            QA2DRequest(
+                question="What will be the effect to an organism if its homeostasis is not maintained?",
+                answer="death or disease",
+            )
+        ]
     )
     assert r.polarity == "as_is"
     assert r.text == "Death or disease will be the effect to an organism if its homeostasis is not maintained."
-    [r] = conv.convert([QA2DRequest(question="What is root that does not arise from a usual place?", answer="adventitious")])
+    [r] = conv.convert(
+        [QA2DRequest(question="What is root that does not arise from a usual place?", answer="adventitious")]
+    )
     assert r.polarity == "as_is" and r.text is not None and "does not arise" in r.text
 
 
@@ -128,7 +147,9 @@ def test_vignette_answer_starts_its_sentence_capitalised(conv) -> None:  # type:
         "Which of the following is the most accurate test to diagnose this patient's condition?"
     )
     claim = _claim(conv, q, "Rectal suction biopsy")
-    assert claim is not None and claim.endswith(". Rectal suction biopsy is the most accurate test to diagnose this patient's condition.")
+    assert claim is not None and claim.endswith(
+        ". Rectal suction biopsy is the most accurate test to diagnose this patient's condition."
+    )
 
 
 def test_imperative_answer_as_subject_becomes_a_gerund(conv) -> None:  # type: ignore[no-untyped-def]

@@ -49,7 +49,10 @@ class Prepared:
     inverted: bool
 
 
-_QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"\u201c\u201d\u2018\u2019']{1,40}?)[\"\u201d\u2019'](?![\w])")
+_QUOTED = re.compile(  # a quoted word or two inside a wh-phrase
+    r"\b((?:what|which)\b(?:\s+[\w-]+){0,3}?)\s+[\"\u201c\u2018'](\w[\w-]*(?:\s\w[\w-]*)?)[\"\u201d\u2019'](?![\w])",
+    re.I,
+)
 _UNPUNCTUATED_WH = re.compile(r"(?<=[^\s.!?:;,])\s+(?=(?:Which|What|Who|Whom|Whose|Where|When|Why|How)\b)")
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)%][.!?])\s+(?=[A-Z])")
 
@@ -66,7 +69,7 @@ def prepare_question(question: str) -> Prepared:
     head, mark, tail = q.partition("?")
     if mark and tail.strip() and re.search(r"\b(what|which|who|whom|whose|where|when|why|how)\b", head, re.I):
         q = head  # "What force opposes motion? for example a car braking" -> the question only
-    q = _QUOTED.sub(r"\1", q)  # 'what higher-level "classification" of science' -> a plain noun phrase
+    q = _QUOTED.sub(r"\1 \2", q)  # 'what higher-level "classification" of science' -> a plain noun phrase
     q = _UNPUNCTUATED_WH.sub(". ", q)  # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
@@ -97,6 +100,9 @@ def prepare_question(question: str) -> Prepared:
 class RuleQA2DConfig(ComponentConfig):
     nlp: dict[str, Any] = {"name": "spacy"}
     negative_stems: Literal["invert", "reject"] = "invert"
+    # The LM that chooses between "thermal energy" and "thermal" for an adjective answer (None: always keep the
+    # asked noun).
+    lm: dict[str, Any] | None = {"name": "ngram"}
     # Sentences before the asking sentence (clinical vignettes, "The unit is named after a physicist."):
     # keep them in the claim, or drop them for short, atomic claims.
     question_context: Literal["keep", "drop"] = "keep"
@@ -117,32 +123,65 @@ class RuleQA2D:
     def __init__(self, config: RuleQA2DConfig) -> None:
         self.config = config
         self._nlp = registry.build("nlp", config.nlp)
-        self.model_id = f"rules-v1+{self._nlp.model_id}"
+        self._lm = registry.build("lm", config.lm) if config.lm is not None else None
+        lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
+        self.model_id = f"rules-v2+{self._nlp.model_id}{lm_id}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
         prepared = [prepare_question(last_sentence(r.question) if drop else r.question) for r in requests]
         qdocs = self._nlp.parse([p.text for p in prepared], progress=progress)
         adocs = self._nlp.parse([_clean_answer(r.answer) for r in requests])
-        out: list[QA2DResult] = []
-        for req, prep, qdoc, adoc in zip(requests, prepared, qdocs, adocs, strict=True):
-            out.append(self._one(req, prep, qdoc, adoc))
+        results = [self._one(*args) for args in zip(requests, prepared, qdocs, adocs, strict=True)]
+        return self._choose_by_lm(requests, prepared, qdocs, adocs, results)
+
+    def _choose_by_lm(
+        self,
+        requests: Sequence[QA2DRequest],
+        prepared: list[Prepared],
+        qdocs: list[Any],
+        adocs: list[Any],
+        results: list[tuple[QA2DResult, bool]],
+    ) -> list[QA2DResult]:
+        """An adjective answer to "what N" keeps the noun ("what type of energy" + "thermal" -> "thermal energy");
+        but "salt", "mass" and "immune" are adjectives and nouns alike: where keeping the noun changed the claim,
+        the claim without it is made too and the LM keeps the more fluent (lower perplexity) of the two."""
+        out = [r for r, _ in results]
+        if self._lm is None:
+            return out
+        alts: dict[int, str] = {}
+        for i, (req, prep, qdoc, adoc) in enumerate(zip(requests, prepared, qdocs, adocs, strict=True)):
+            if out[i].text and results[i][1]:
+                alt, _ = self._one(req, prep, qdoc, adoc, keep_noun=False)
+                if alt.text and alt.text != out[i].text:
+                    alts[i] = alt.text
+        if not alts:
+            return out
+        idx = sorted(alts)
+        ppl = self._lm.perplexity([out[i].text or "" for i in idx] + [alts[i] for i in idx])
+        for k, i in enumerate(idx):
+            if ppl[len(idx) + k] < ppl[k]:
+                out[i] = out[i].model_copy(update={"text": alts[i]})
         return out
 
-    def _one(self, req: QA2DRequest, prep: Prepared, qdoc: Any, adoc: Any) -> QA2DResult:
+    def _one(
+        self, req: QA2DRequest, prep: Prepared, qdoc: Any, adoc: Any, keep_noun: bool = True
+    ) -> tuple[QA2DResult, bool]:
+        """The result, and whether an adjective answer kept the asked noun."""
         if prep.inverted and self.config.negative_stems == "reject":
-            return QA2DResult(text=None, reason="negative_stem")
+            return QA2DResult(text=None, reason="negative_stem"), False
         polarity: Literal["as_is", "inverted"] = "inverted" if prep.inverted else "as_is"
         answer = _clean_answer(req.answer)
         if not prep.text:
-            return QA2DResult(text=None, reason="empty_question")
+            return QA2DResult(text=None, reason="empty_question"), False
         if not answer:
-            return QA2DResult(text=None, reason="empty_answer")
+            return QA2DResult(text=None, reason="empty_answer"), False
         try:
-            text = declarative(prep.text, qdoc, answer, adoc)
+            flags: dict[str, Any] = {"keep_noun": keep_noun}
+            text = declarative(prep.text, qdoc, answer, adoc, flags)
         except ConversionError as e:
-            return QA2DResult(text=None, reason=e.reason)
-        return QA2DResult(text=finish(text), polarity=polarity)
+            return QA2DResult(text=None, reason=e.reason), False
+        return QA2DResult(text=finish(text), polarity=polarity), bool(flags.get("kept_noun"))
 
 
 @registry.register("qa2d", "rules", RuleQA2DConfig)
@@ -202,8 +241,11 @@ _LOWER_OK = frozenset(
 )
 
 
-def declarative(q: str, qdoc: Any, answer: str, adoc: Any) -> str:
-    """The declarative sentence for one (question, answer); raises ConversionError."""
+def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any] | None = None) -> str:
+    """The declarative sentence for one (question, answer); raises ConversionError. ``flags``: in
+    ``keep_noun`` (default True) whether an adjective answer keeps the asked noun; out ``kept_noun``, whether
+    it did."""
+    flags = {} if flags is None else flags
     if _BLANK.search(q):
         return _BLANK.sub(answer, q, count=1)
     toks = [t for t in qdoc if not t.is_space]
@@ -219,7 +261,7 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any) -> str:
         if first in AUX_WORDS:
             return _yes_no(qdoc, answer)
         return _declarative_stem(qdoc, answer, adoc)
-    return _wh_question(qdoc, wh, answer, adoc)
+    return _wh_question(qdoc, wh, answer, adoc, flags)
 
 
 _TRUTH_STEM = re.compile(
@@ -404,7 +446,7 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
     return WhPhrase(start, t.i, t, "nominal", prep)
 
 
-def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
+def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any, flags: dict[str, Any]) -> str:
     """What replaces the wh-phrase: the answer, keeping the noun when the answer is only a modifier."""
     noun = doc[ph.noun_start : ph.end + 1].text if ph.noun_start is not None else ""
     if ph.kind == "how_many":
@@ -413,7 +455,12 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any) -> str:
     if naming_head and ph.noun_start == ph.end:
         # "known by what name" -> "known by the name platelets"; "What term refers to ..." -> "The term X refers"
         return f"the {doc[ph.end].text} {answer}"
-    if ph.kind == "det" and noun and _is_modifier(adoc):
+    head_tok = doc[ph.end]
+    names_head = answer.split()[-1].lower() in (head_tok.lower_, head_tok.lemma_.lower())
+    class_alone = head_tok.lemma_.lower() in _CLASS_NOUNS and "other" in noun.lower()  # "or which other type"
+    keep = flags.get("keep_noun", True) and not names_head and not class_alone
+    if ph.kind == "det" and noun and keep and _is_modifier(adoc):
+        flags["kept_noun"] = True
         # "what stage" + "second" -> "the second stage"; "what type of rock" + "igneous" -> "igneous rock"
         head = doc[ph.end].text
         if adoc[-1].tag_ in ("JJS",) or adoc[-1].lower_ in _ORDINALS:
@@ -453,35 +500,47 @@ _ORDINALS = frozenset(
 
 
 def _is_modifier(adoc: Any) -> bool:
-    """An adjective/number/ordinal answer ("second", "buoyant", "anabolic") that modifies the asked noun.
-    The last word must not be readable as a noun: the tagger calls bare plurals such as "clouds" ADJ."""
+    """An adjective/number/ordinal answer ("second", "buoyant", "thermal", "positive and negative") that modifies
+    the asked noun. Each conjunct (split at "and"/"or") is one modifier word (:func:`_adjectival`), or several
+    whose last is no noun ("very large"; not "low atomic number", "lower 1st premolar")."""
     from lemminflect import getAllLemmas
 
-    toks = [t for t in adoc if not t.is_punct and t.lower_ not in ("and", "or")]
-    if not toks or not all(_adjectival(t) for t in toks):
+    words = [t for t in adoc if not t.is_punct]
+    conjuncts: list[list[Any]] = [[]]
+    for t in words:
+        if t.lower_ in ("and", "or"):
+            conjuncts.append([])
+        else:
+            conjuncts[-1].append(t)
+    if not words or any(not c for c in conjuncts):
         return False
-    last = toks[-1]
-    if last.lower_ in _ORDINALS or last.like_num:
-        return True
-    readings = getAllLemmas(last.lower_)
-    return "ADJ" in readings or "NOUN" not in readings
+    for c in conjuncts:
+        if not all(_adjectival(t) for t in c):
+            return False
+        last = c[-1]
+        if len(c) > 1 and "NOUN" in getAllLemmas(last.lower_) and last.lower_ not in _ORDINALS:
+            return False
+        if last.pos_ == "ADV" and not _adjectival(last, adverb=False):
+            return False
+    return True
 
 
 _ADJ_SUFFIXES = ("ic", "al", "ous", "ive", "ar", "ary", "ent", "ant", "ile", "ful", "less", "oid", "phobic", "philic")
 
 
-def _adjectival(t: Any) -> bool:
-    """Whether an answer word can modify the asked noun: tagged adjective or number, an ordinal, a word
-    lemminflect knows as an adjective ("thermal", "positive" — the tagger often calls one-word answers nouns),
-    or an unknown word with an adjective suffix ("interspecific", "subtropical")."""
+def _adjectival(t: Any, adverb: bool = True) -> bool:
+    """Whether an answer word can modify the asked noun: a number or ordinal; a word lemminflect knows as an
+    adjective ("immune", "thermal": the tagger calls many one-word answers nouns; also "salt" and "mass", so
+    the pipeline lets the LM choose, see RuleQA2D), never one it knows only as a noun or verb ("earthquake"); an
+    unknown word with an adjective suffix ("interspecific"); an adverb (``adverb``) before another modifier."""
     from lemminflect import getAllLemmas
 
-    if t.pos_ in ("ADJ", "NUM", "ADV") or t.lower_ in _ORDINALS or t.like_num:
+    if t.lower_ in _ORDINALS or t.like_num or t.pos_ == "NUM":
         return True
     readings = getAllLemmas(t.lower_)
-    if "ADJ" in readings:
-        return True
-    return not readings and t.is_alpha and t.lower_.endswith(_ADJ_SUFFIXES)
+    if readings:
+        return "ADJ" in readings or (adverb and t.pos_ == "ADV" and "ADV" in readings)
+    return t.is_alpha and t.lower_.endswith(_ADJ_SUFFIXES)
 
 
 def _is_bare_number(adoc: Any) -> bool:
@@ -537,8 +596,8 @@ def _replace(doc: Any, start: int, end: int, text: str) -> str:
     return f"{before}{text} {after}".strip()
 
 
-def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
-    filler = _answer_phrase(ph, doc, answer, adoc)
+def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str, Any]) -> str:
+    filler = _answer_phrase(ph, doc, answer, adoc, flags)
     cstart = _clause_start(doc, doc[ph.start])
     prefix = doc[:cstart].text_with_ws if cstart > 0 else ""
     if ph.start > cstart and not (ph.prep and ph.start == cstart):
@@ -585,24 +644,35 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str:
             verb_text = _agree(verb_text, plural)
         elif plural is not None and aux.tag_ in ("VBZ", "VBP") and aux.lower_ not in AUX_WORDS:
             verb_text = _inflect(aux, "VBZ" if not plural else "VBP")
-        if filler == answer and _imperative_answer(adoc):
+        noun_text = doc[ph.noun_start : ph.end + 1].text if ph.noun_start is not None else ""
+        if filler == answer and _imperative_answer(adoc) and _ACTION_WORDS.search(doc.text):
             # "Check serum TSH" as the subject of "is the most appropriate next step" -> "Checking serum TSH is"
             filler, plural = _gerund(answer, adoc), False
             if verb_text.lower() in PLUR_SING:
                 verb_text = _agree(verb_text, False)
-        elif (
-            filler != answer
-            and not filler.lower().startswith("the ")
-            and ph.kind == "det"
-            and ph.start == cstart
-            and _countable_singular(doc[ph.end])
-        ):
-            filler = f"the {filler}"  # "What bodily system is ..." + "immune" -> "The immune system is ..."
+        elif filler != answer and ph.kind == "det":
+            plural = doc[ph.end].tag_ in ("NNS", "NNPS")  # the asked noun was kept: it decides the number
+            if plural:
+                verb_text = _agree(verb_text, True) if verb_text.lower() in PLUR_SING | SING_PLUR.keys() else verb_text
+            classifier_phrase = re.search(r"\b(type|kind|form|sort|class)s? of\b", noun_text.lower())
+            if (
+                not filler.lower().startswith("the ")
+                and ph.start == cstart
+                and not classifier_phrase
+                and _countable_singular(doc[ph.end])
+            ):
+                filler = f"the {filler}"  # "What bodily system is ..." + "immune" -> "The immune system is ..."
         rest = doc[nxt + 1 :].text if nxt + 1 < len(doc) else ""
         body = f"{filler} {verb_text} {rest}".strip()
         body = _fix_predicate_number(body, plural)
         return prefix + _sentence_start(prefix, body)
     return prefix + _sentence_start(prefix, _invert(doc, ph, nxt, filler, answer, adoc))
+
+
+_ACTION_WORDS = re.compile(
+    r"\b(step|management|manage|treatment|done|intervention|approach|action|investigation|measure|plan|next|confirm|test)\b",
+    re.I,
+)
 
 
 def _sentence_start(prefix: str, body: str) -> str:
@@ -622,20 +692,21 @@ def _imperative_answer(adoc: Any) -> bool:
     from lemminflect import getAllLemmas
 
     toks = [t for t in adoc if not t.is_punct]
-    if len(toks) < 2:
+    if len(toks) < 2 or toks[0].i != 0 or toks[0].tag_ != "VB":
         return False
-    first = toks[0]
-    return (first.tag_ == "VB" or first.pos_ == "VERB") and "VERB" in getAllLemmas(first.lower_) and first.i == 0
+    return toks[0].lower_ in getAllLemmas(toks[0].lower_).get("VERB", ())
 
 
 def _gerund(answer: str, adoc: Any) -> str:
+    """ "Check serum TSH" -> "checking serum TSH"; "wait and watch" -> "waiting and watching"."""
     from lemminflect import getInflection
 
-    first = adoc[0]
-    forms = getInflection(first.lower_, tag="VBG")
-    if not forms:
-        return answer
-    return forms[0] + answer[len(first.text) :]
+    words = []
+    for k, t in enumerate(adoc):
+        coordinated = k > 1 and adoc[k - 1].lower_ in ("and", "or") and t.tag_ == "VB"
+        forms = getInflection(t.lower_, tag="VBG") if k == 0 or coordinated else ()
+        words.append((forms[0] if forms else t.text) + t.whitespace_)
+    return "".join(words).strip()
 
 
 def _is_state(adoc: Any) -> bool:
@@ -747,7 +818,7 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     if n_subj == 0:
         raise ConversionError("no_subject")
     adverbs = ""
-    if aux.lower_ not in ("do", "does", "did"):
+    if aux.lower_ not in ("do", "does", "did") and verb_i is not None:
         k = n_subj
         while k > 1 and rest_all[k - 1].tag_ in ("RB", "RBR", "RBS") and rest_all[k - 1].lower_ not in ("not", "n't"):
             k -= 1
@@ -804,12 +875,10 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
         return None
     if rest and rest[-1].pos_ == "ADP" and rest[-1].tag_ != "RP":
         return None  # stranded preposition: "What are cells made of"
-    for k in range(1, len(rest) - 1):
-        t, nxt = rest[k], rest[k + 1]
-        if t.lower_ in _PARTICLES and (
-            nxt.pos_ in ("ADP", "SCONJ") or nxt.is_punct or nxt.lower_ in _SUBORDINATORS
-        ):
-            return k + 1  # "orbit around in the solar system", "listen to if you want ..."
+    if has_verb and len(rest) > 2 and rest[1].lower_ in _PARTICLES:
+        nxt = rest[2]
+        if nxt.pos_ in ("ADP", "SCONJ") or nxt.is_punct or nxt.lower_ in _SUBORDINATORS:
+            return 2  # a preposition without its object: "orbit around in the solar system", "listen to if ..."
     if not has_verb:
         return 0  # copular: "What is X" -> "X is ANSWER"
     verb = rest[0]
@@ -826,9 +895,32 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
 
 
 _PARTICLES = frozenset(
-    "in on at by to from with through into onto for of about around up down out off over under across along".split()
+    [
+        "in",
+        "on",
+        "at",
+        "by",
+        "to",
+        "from",
+        "with",
+        "through",
+        "into",
+        "onto",
+        "for",
+        "of",
+        "about",
+        "around",
+        "up",
+        "down",
+        "out",
+        "off",
+        "over",
+        "under",
+        "across",
+        "along",
+    ]
 )
-_SUBORDINATORS = frozenset("if when because while although unless until before after so".split())
+_SUBORDINATORS = frozenset(["if", "when", "because", "while", "although", "unless", "until", "before", "after", "so"])
 
 
 def _starts_np_tokens(toks: list[Any], k: int) -> bool:
