@@ -364,15 +364,15 @@ def test_decontextualization_rules(nlp, text: str, expected: str | None) -> None
 
 def test_abbreviation_list_is_configurable() -> None:
     text = "MIA causes joint pain in rats."
-    assert cq.undefined_abbreviations(text, KNOWN) == ["MIA"]
-    assert cq.undefined_abbreviations(text, KNOWN | {"MIA"}) == []
-    assert cq.undefined_abbreviations("RCTs and mTOR and PrP and KRAS and type II diabetes", frozenset()) == [
+    assert wellformed.undefined_abbreviations(text, KNOWN) == ["MIA"]
+    assert wellformed.undefined_abbreviations(text, KNOWN | {"MIA"}) == []
+    assert wellformed.undefined_abbreviations("RCTs and mTOR and PrP and KRAS and type II diabetes", frozenset()) == [
         "RCT",
         "mTOR",
     ]
-    assert cq.undefined_abbreviations("KRAS mutations", frozenset(), max_caps=None) == ["KRAS"]
-    assert cq.undefined_abbreviations("BRCA1 and IL-6", frozenset(), digit_symbols_ok=False) == ["IL"]
-    assert cq.undefined_abbreviations("BRCA1 and IL-6", frozenset(), digit_symbols_ok=False, max_caps=None) == [
+    assert wellformed.undefined_abbreviations("KRAS mutations", frozenset(), max_caps=None) == ["KRAS"]
+    assert wellformed.undefined_abbreviations("BRCA1 and IL-6", frozenset(), digit_symbols_ok=False) == ["IL"]
+    assert wellformed.undefined_abbreviations("BRCA1 and IL-6", frozenset(), digit_symbols_ok=False, max_caps=None) == [
         "BRCA",
         "IL",
     ]

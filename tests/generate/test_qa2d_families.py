@@ -46,9 +46,10 @@ ADJECTIVE_ANSWERS = [
         "tropical and subtropical",
         "Malaria is commonly found in tropical and subtropical climates.",
     ),
-    # the class noun is kept when the answer is a noun already naming it
+    # the class noun is kept for an adjective answer
     (
-        "What type of speciation occurs when groups from the same species are geographically isolated for long periods?",
+        "What type of speciation occurs when groups from the same species are geographically isolated for long"
+        " periods?",
         "allopatric",
         "Allopatric speciation occurs when groups from the same species are geographically isolated for long periods.",
     ),
@@ -159,5 +160,6 @@ def test_imperative_answer_as_subject_becomes_a_gerund(conv) -> None:  # type: i
     )
     claim = _claim(conv, q, "Check serum TSH and free T4 levels")
     assert claim is not None and claim.endswith(
-        "Checking serum TSH and free T4 levels is most likely to confirm the underlying cause of this patient's symptoms."
+        "Checking serum TSH and free T4 levels is most likely to confirm the underlying cause of this patient's"
+        " symptoms."
     )

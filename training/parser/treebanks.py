@@ -254,8 +254,11 @@ def _depths(s: Sentence) -> dict[int, int]:
 
 
 def _is_prep(t: Token) -> bool:
-    return t.deprel in {"prep", "agent"} or (t.deprel == "dative" and t.upos == "ADP") or (
-        t.deprel == "pcomp" and t.upos == "ADP")
+    return (
+        t.deprel in {"prep", "agent"}
+        or (t.deprel == "dative" and t.upos == "ADP")
+        or (t.deprel == "pcomp" and t.upos == "ADP")
+    )
 
 
 def _obj_of(s: Sentence, p: Token) -> Token | None:
@@ -304,8 +307,14 @@ def _restructure_copula(s: Sentence, be: Token) -> None:
         return
     pred = next((k for k in kids if k.deprel in {"attr", "acomp"}), None)
     if pred is None:  # "X is in the nucleus": the prepositional object is the predicate
-        pred = next((k for k in kids if k.id > be.id and k.deprel == "obl"
-                     and any(c.deprel == "case" for c in s.children(k.id))), None)
+        pred = next(
+            (
+                k
+                for k in kids
+                if k.id > be.id and k.deprel == "obl" and any(c.deprel == "case" for c in s.children(k.id))
+            ),
+            None,
+        )
         if pred is None:
             return
     pred.head, pred.deprel = be.head, be.deprel
@@ -330,7 +339,7 @@ def _flatten_coordination(s: Sentence) -> None:
     for t in s.tokens:
         if t.deprel == "conj":
             groups.setdefault(t.head, [t.head]).append(t.id)
-    for f, members in groups.items():
+    for members in groups.values():
         members.sort()
         member_set = set(members)
         for t in s.tokens:
@@ -357,14 +366,25 @@ def _validate(s: Sentence) -> None:
 
 # ---------------------------------------------------------------------------------------------- Atis
 
+
 def ptb_tag(t: Token) -> str:
     """A PTB tag from UD UPOS, features and lemma (for treebanks without XPOS)."""
     f = dict(kv.split("=", 1) for kv in t.feats.split("|") if "=" in kv)
     low, lemma = t.form.lower(), t.lemma.lower()
     up = t.upos
     if up == "PUNCT":
-        return {"?": ".", "!": ".", ".": ".", ",": ",", ":": ":", ";": ":", "(": "-LRB-", ")": "-RRB-",
-                '"': "``" if t.id == 1 else "''", "-": "HYPH"}.get(low, ".")
+        return {
+            "?": ".",
+            "!": ".",
+            ".": ".",
+            ",": ",",
+            ":": ":",
+            ";": ":",
+            "(": "-LRB-",
+            ")": "-RRB-",
+            '"': "``" if t.id == 1 else "''",
+            "-": "HYPH",
+        }.get(low, ".")
     if lemma == "to" and up == "PART":
         return "TO"
     if up == "ADP" and t.deprel == "compound:prt":
@@ -444,11 +464,12 @@ def atis_realistic(s: Sentence, rng: random.Random, share: float) -> Sentence:
 
 # ---------------------------------------------------------------------------------------------- DocBin
 
+
 def to_docs(vocab, sentences: list[Sentence], n_sents: int):  # type: ignore[no-untyped-def]
     from spacy.tokens import Doc
 
     for i in range(0, len(sentences), n_sents):
-        chunk = sentences[i:i + n_sents]
+        chunk = sentences[i : i + n_sents]
         words, spaces, tags, pos, morphs, lemmas, heads, deps, starts = [], [], [], [], [], [], [], [], []
         for s in chunk:
             offset = len(words)
@@ -462,8 +483,18 @@ def to_docs(vocab, sentences: list[Sentence], n_sents: int):  # type: ignore[no-
                 heads.append(offset + (t.head - 1 if t.head else t.id - 1))
                 deps.append(t.deprel)
                 starts.append(j == 0)
-        yield Doc(vocab, words=words, spaces=spaces, tags=tags, pos=pos, morphs=morphs, lemmas=lemmas,
-                  heads=heads, deps=deps, sent_starts=starts)
+        yield Doc(
+            vocab,
+            words=words,
+            spaces=spaces,
+            tags=tags,
+            pos=pos,
+            morphs=morphs,
+            lemmas=lemmas,
+            heads=heads,
+            deps=deps,
+            sent_starts=starts,
+        )
 
 
 def main() -> None:
@@ -484,8 +515,11 @@ def main() -> None:
     files = {
         "ewt": {sp: args.data / "ud_english_ewt" / f"en_ewt-ud-{sp}.conllu" for sp in ("train", "dev", "test")},
         "atis": {sp: tb / "ud_english_atis" / f"en_atis-ud-{sp}.conllu" for sp in ("train", "dev", "test")},
-        "craft": {"train": tb / "craft" / "craft-train.conllu.gz", "dev": tb / "craft" / "craft-dev.conllu",
-                  "test": tb / "craft" / "craft-test.conllu.gz"},
+        "craft": {
+            "train": tb / "craft" / "craft-train.conllu.gz",
+            "dev": tb / "craft" / "craft-dev.conllu",
+            "test": tb / "craft" / "craft-test.conllu.gz",
+        },
     }
     for paths in files.values():
         for p in paths.values():
@@ -510,7 +544,8 @@ def main() -> None:
             if args.dump and name != "ewt":
                 write_conllu(sents, args.dump / f"{name}-{split}.conllu")
             DocBin(docs=to_docs(nlp.vocab, sents, args.n_sents), store_user_data=False).to_disk(
-                args.out / f"{name}_{split}.spacy")
+                args.out / f"{name}_{split}.spacy"
+            )
             summary[f"{name}_{split}"] = {"sentences": len(sents), "tokens": sum(len(s.tokens) for s in sents)}
     train = corpus["ewt"]["train"] * args.ewt_copies + corpus["atis"]["train"] + corpus["craft"]["train"]
     dev = corpus["ewt"]["dev"] + corpus["atis"]["dev"] + corpus["craft"]["dev"]
@@ -519,8 +554,13 @@ def main() -> None:
     labels = Counter(t.deprel for s in corpus["craft"]["train"] for t in s.tokens)
     ewt_tokens = [t for s in corpus["ewt"]["train"] for t in s.tokens]
     agree = sum(ptb_tag(t) == t.xpos for t in ewt_tokens) / len(ewt_tokens)
-    summary.update({"train_sentences": len(train), "craft_train_labels": dict(labels.most_common()),
-                    "ptb_tag_rule_agreement_on_ewt_train": round(agree, 4)})
+    summary.update(
+        {
+            "train_sentences": len(train),
+            "craft_train_labels": dict(labels.most_common()),
+            "ptb_tag_rule_agreement_on_ewt_train": round(agree, 4),
+        }
+    )
     print(json.dumps(summary, indent=1))
 
 

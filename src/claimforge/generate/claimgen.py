@@ -32,6 +32,7 @@ from pydantic import Field, model_validator
 from claimforge.generate.simplify import can_be_finite, claim_from_clause, clauses, clean_sentence, verb_like
 from claimforge.io.splits import text_key
 from claimforge.nlp.normalize import contains_content, content_lemmas, finish_sentence, word_count
+from claimforge.nlp.wellformed import COMMON_ABBREVIATIONS, abbreviation_definitions, expand_abbreviations
 from claimforge.pipeline import (
     MAP_STEP,
     BuildState,
@@ -502,9 +503,9 @@ def _passages(doc: Document) -> list[tuple[tuple[int, int], str]]:
 class ClaimGenConfig(LabelCheckConfig):
     reader: dict[str, Any] | None = None
     generator: dict[str, Any] = {"name": "entity"}
-    # The emit-time check of every generated claim (generate/claim_check.py): one that fails is a
-    # ``not_wellformed`` reject; None turns it off.
-    claim_check: dict[str, Any] | None = {"name": "wellformed"}
+    # The emit-time check of every generated claim (generate/claim_check.py): well-formed, self-contained and
+    # atomic, or a ``not_wellformed`` reject with its reasons; None turns it off.
+    claim_check: dict[str, Any] | None = {"name": "wellformed", "self_contained": True, "atomic": True}
     negator: dict[str, Any] | None = {"name": "minimal-edit"}  # or kbin (the paper's), docs/claimgen.md
     embedder: dict[str, Any] = {"name": "sentence-transformers"}
     # NOT_ENOUGH_INFO: which claim is paired (the supported claim, its negation, or either at random) and
@@ -558,6 +559,23 @@ class ClaimGenPrefilter:
         if not (item.cited or item.citing):
             return 0, "no_evidence_document", ""
         return None
+
+
+def _with_abbreviations_defined(claim: GeneratedClaim, items: dict[str, SentenceItem]) -> GeneratedClaim:
+    """The claim with the short forms its source defines written out at first use ("ASD" -> "autism spectrum
+    disorder (ASD)", from the sentence, its context and the citing and cited documents), so it stands on its own."""
+    item = items.get(claim.item_id)
+    if item is None:
+        return claim
+    docs = (*item.cited, *((item.citing,) if item.citing else ()))
+    source = " ".join((*item.context_before, item.sentence, *item.context_after, *(d.text for d in docs)))
+    text, done = expand_abbreviations(claim.text, abbreviation_definitions(source), _KNOWN_ABBREVIATIONS)
+    if not done:
+        return claim
+    return replace(claim, text=text, details={**claim.details, "abbreviations_defined": done})
+
+
+_KNOWN_ABBREVIATIONS = frozenset(COMMON_ABBREVIATIONS)
 
 
 class ClaimGen(Pipeline):
@@ -630,8 +648,9 @@ class ClaimGen(Pipeline):
         for r in gen.rejects:
             chunk.add_reject(r)
         refs = {u.item.id: u.item.ref for u in units}
+        claims = [_with_abbreviations_defined(c, {u.item.id: u.item for u in units}) for c in gen.claims]
         by_id: dict[str, list[GeneratedClaim]] = {}
-        for c, why in zip(gen.claims, self.claim_check_reasons([c.text for c in gen.claims]), strict=True):
+        for c, why in zip(claims, self.claim_check_reasons([c.text for c in claims]), strict=True):
             if why:
                 chunk.add_reject(
                     Reject(

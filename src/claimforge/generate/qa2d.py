@@ -469,7 +469,7 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any, flags: dict[s
             return f"{answer} {noun}"
         if re.search(r"\b(type|kind|form|sort|class)s? of\b", noun.lower()):
             return f"{answer} {head}"
-        return f"{answer} {_noun_core(doc, ph.noun_start, ph.end)}"  # "what bodily system" + immune
+        return f"{answer} {_noun_core(doc, ph.noun_start or ph.end, ph.end)}"  # "what bodily system" + immune
     if ph.word.lower_ == "whose":
         return f"{answer}'s {noun}".strip() if not answer.endswith("'s") else f"{answer} {noun}"
     return answer

@@ -1,6 +1,7 @@
-"""Is a generated claim a well-formed declarative sentence? Surface and parse checks shared by the emit-time claim
-check (``generate/claim_check.py``: a claim that fails is a reject, never a dataset row) and the automatic fluency
-score (``evaluate/claim_quality.py``). Every check returns reason codes (``code`` or ``code: detail``)."""
+"""Is a generated claim a well-formed, self-contained, atomic declarative sentence? Surface and parse checks shared
+by the emit-time claim check (``generate/claim_check.py``: a claim that fails is a reject, never a dataset row) and
+the automatic claim scores (``evaluate/claim_quality.py``, ``docs/claim_quality.md``). Every check returns reason
+codes (``code`` or ``code: detail``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from typing import Any
 
 from claimforge.nlp.normalize import finite_verb_form
+from claimforge.nlp.normalize import noun_reading as _noun_reading
 
 
 def reason(code: str, detail: str = "") -> str:
@@ -68,6 +70,256 @@ def _has_main_finite(doc: Any) -> bool:
     return False
 
 
+# Abbreviations a biomedical reader understands without a definition, so a claim that uses them undefined is
+# still interpretable on its own. A hand-made list (not taken from an authority), in the spirit of the "may be
+# used without expansion" lists in biomedical journals' author instructions: (1) molecules, techniques and
+# diseases whose abbreviation is their usual name (DNA, mRNA, ATP, HIV, AIDS, PCR, ELISA, CRISPR, MRI, CT, ECG,
+# GWAS, SNP, COPD, ADHD); (2) statistics reported in abstracts (CI, OR, HR, RR, SD); (3) countries and agencies
+# (US, UK, EU, WHO, FDA, NIH); (4) cell types, designs and drug classes that abstracts use undefined (iPSC, ESC,
+# HSC, MSC, RCT, NSAID, SSRI, ACE as in "ACE inhibitor", CRP). Ambiguous short forms (MS, ALS, PD, AD, RA, OA,
+# MI, ART, ...) are left out on purpose: they are the source-dependent abbreviations the paper's annotators had
+# to resolve ("OA ... (MIA)" in Table 4). Extend it with ClaimScorerConfig.extra_abbreviations (claim_quality)
+# or the claim check's extra_abbreviations.
+COMMON_ABBREVIATIONS: tuple[str, ...] = tuple(
+    """
+    DNA RNA mRNA tRNA rRNA miRNA siRNA shRNA lncRNA ncRNA snRNA cDNA mtDNA ssDNA dsDNA gDNA
+    ATP ADP AMP GTP GDP cAMP cGMP NAD NADH NADP NADPH FAD
+    HIV AIDS HPV HBV HCV HSV EBV CMV RSV SARS MERS COVID SARS-CoV SARS-CoV-2 TB
+    PCR qPCR RT-PCR ELISA CRISPR MRI fMRI CT PET SPECT ECG EKG EEG EMG GWAS SNP SNPs RNAi RNA-seq ChIP ChIP-seq
+    iPSC ESC HSC MSC RCT NSAID SSRI ACE CRP
+    BMI ICU ER IQ UV HDL LDL VLDL ROS GFP YFP RFP IgA IgD IgE IgG IgM HLA MHC NK CNS PNS GI
+    COPD ADHD PTSD OCD CVD CHD IVF
+    CI OR HR RR SD SE
+    US USA UK EU WHO FDA NIH CDC
+    pH
+    """.split()  # noqa: SIM905
+)
+
+_START_PRONOUNS = frozenset("it its they their them this these those that such he she his her".split())  # noqa: SIM905
+_SUBJECT_PRONOUNS = frozenset("it they this these those he she".split())  # noqa: SIM905
+_DEMONSTRATIVES = frozenset("this these those".split())  # noqa: SIM905
+_EXPLETIVE_IT = re.compile(  # "It is known that ...", "it has recently been shown that ...": no referent needed
+    r"^it\s+(?:(?:has|have|had|may|might|can|could|will|would|should|also|now|not|\w+ly)\s+){0,3}"
+    r"(?:is|was|be|been|remains|remained|appears|appeared|seems|seemed)\b.*?\b(?:that|to|whether|if|how|why)\b",
+    re.I,
+)
+_ANAPHORS = re.compile(r"\b(?:aforementioned|above-mentioned|the\s+above)\b", re.I)
+_DEICTIC = re.compile(
+    r"\b(?:we|our|ours|us|here|herein|hereby)\b"
+    r"|\b(?:this|the\s+present|the\s+current|the\s+presented)\s+(?:study|studies|paper|work|article|review|report|"
+    r"trial|analysis|investigation|experiment|experiments|manuscript|cohort|series|survey|meta-analysis)\b"
+    r"|\bthe\s+authors\b"
+    r"|\b(?:fig(?:ure)?s?\.?|tables?|supplementary\s+(?:fig(?:ure)?|table|material)s?)\s+[S]?\d+[A-Za-z]?\b",
+    re.I,
+)
+_FIRST_PERSON_CASE = re.compile(r"\b(?:We|we|Our|our|Ours|ours|us)\b")  # "US" (the country) is not "us"
+_CITATIONS = re.compile(
+    r"\[\s*\d+(?:\s*[-–,]\s*\d+)*\s*\]"  # [12], [3, 4], [5-7]
+    r"|\[\s*<\|[^\]]*\|>\s*\]"  # dataset citation tokens
+    r"|\(\s*(?:[A-Z][\w'\-]+(?:\s+(?:et\s+al\.?|and|&)\s*(?:[A-Z][\w'\-]+)?)?,?\s+(?:19|20)\d\d[a-z]?"
+    r"(?:\s*[;,]\s*(?:[A-Z][\w'\-]+(?:\s+(?:et\s+al\.?|and|&)\s*(?:[A-Z][\w'\-]+)?)?,?\s+)?(?:19|20)\d\d[a-z]?)*\s*)\)"
+    r"|\bet\s+al\b\.?"
+    r"|\(\s*(?:refs?\.?\s*)?\d{1,3}(?:\s*[-–,]\s*\d{1,3})*\s*\)"  # (12), (1, 2), (ref. 4)
+)
+_ABBREV_TOKEN = re.compile(r"[^\s,;:()\[\]{}\"'“”‘’.]+")
+_ROMAN = re.compile(r"^(?=[IVXLC]+$)M*(?:C[MD]|D?C{0,3})(?:X[CL]|L?X{0,3})(?:I[XV]|V?I{0,3})$")
+_GREEK = re.compile(r"[\u0370-\u03ff]")
+_LIST_ITEM = r"[\w\-']+(?: [\w\-']+){0,2}"
+_COMMA_LIST = re.compile(rf"\b{_LIST_ITEM}(?:, {_LIST_ITEM})+,? (?:and|or) {_LIST_ITEM}")  # A, B(,) and C
+_DISCOURSE = frozenset(
+    """
+    however though thus therefore furthermore moreover interestingly additionally which when where that who
+    whereas while but also then indeed finally first second respectively including such like
+    """.split()  # noqa: SIM905
+)
+_PREPOSITIONS = frozenset("in on at for with by from of to into after before during among between under".split())  # noqa: SIM905
+_NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "NUM", "X"})
+_SUBJECTS = frozenset({"nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl"})
+_OBJECTS = frozenset({"obj", "iobj", "dobj", "attr", "ROOT"})
+
+
+def decontextualization_reasons(
+    text: str,
+    doc: Any,
+    known: frozenset[str] | None,
+    digit_symbols_ok: bool = True,
+    max_caps: int | None = 3,
+) -> list[str]:
+    """Why a claim may need its source to be understood: an unresolved pronoun or demonstrative (at the start,
+    as the main clause's subject, or a demonstrative determiner), first-person or deictic reference ("we", "our",
+    "here", "this study", "Figure 2"), a citation marker, an abbreviation neither defined in the claim nor in
+    ``known`` (``known=None``: no abbreviation check). Empty when none is found."""
+    reasons: list[str] = []
+    toks = [t for t in doc if not t.is_space]
+    first = toks[0].lower_ if toks else ""
+    deictic = [m for m in _DEICTIC.finditer(text)]
+    in_deictic = {i for m in deictic for i in range(m.start(), m.end())}
+    expletive = first == "it" and _EXPLETIVE_IT.match(text.strip())
+    such_as = first == "such" and len(toks) > 1 and toks[1].lower_ == "as"
+    if first in _START_PRONOUNS and not expletive and not such_as:
+        reasons.append(reason("pronoun_start", repr(toks[0].text)))
+    m = _ANAPHORS.search(text)
+    if m:
+        reasons.append(reason("anaphor", repr(m.group(0))))
+    for t in toks[1:]:
+        low = t.lower_
+        if low in _SUBJECT_PRONOUNS and t.dep_ in ("nsubj", "nsubj:pass", "expl") and t.head.dep_ == "ROOT":
+            if low == "it" and _EXPLETIVE_IT.match(text[t.idx :]):
+                continue  # "In particular, it was shown that ..."
+            if not any(p.pos_ in ("NOUN", "PROPN") for p in toks[: t.i]):  # an antecedent earlier in the claim
+                reasons.append(reason("pronoun_subject", repr(t.text)))
+        elif low in ("former", "latter") and t.i > 0 and doc[t.i - 1].lower_ == "the":
+            nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+            if nxt is None or nxt.pos_ not in ("NOUN", "PROPN", "ADJ"):  # "the former communist countries" is not
+                reasons.append(reason("anaphor", repr(f"{doc[t.i - 1].text} {t.text}")))
+        elif (
+            low in _DEMONSTRATIVES
+            and t.i + 1 < len(doc)
+            and doc[t.i + 1].is_alpha
+            and t.dep_ == "det"
+            and t.idx not in in_deictic  # "this study" is reported as deictic
+        ):
+            reasons.append(reason("demonstrative", repr(f"{t.text} {doc[t.i + 1].text}")))
+    for m in deictic:
+        word = m.group(0)
+        if word.lower() in ("we", "our", "ours", "us") and not _FIRST_PERSON_CASE.fullmatch(word):
+            continue
+        reasons.append(reason("deictic", repr(word)))
+    for m in _CITATIONS.finditer(text):
+        reasons.append(reason("citation_marker", repr(m.group(0).strip())))
+    for abbr in [] if known is None else undefined_abbreviations(text, known, digit_symbols_ok, max_caps):
+        reasons.append(reason("undefined_abbreviation", repr(abbr)))
+    return list(dict.fromkeys(reasons))
+
+
+def undefined_abbreviations(
+    text: str, known: frozenset[str], digit_symbols_ok: bool = True, max_caps: int | None = 3
+) -> list[str]:
+    """Short forms that are not defined in the text — by "osteoarthritis (OA)" or "OA (osteoarthritis)" — and
+    not in ``known``: all-capital tokens of 2 to ``max_caps`` letters ("OA", "MIA", "ART"; plural "RCTs" →
+    "RCT") and lower-case-prefixed ones ("iPSC", "mTOR", "cRCT").
+
+    Not taken as abbreviations: Roman numerals; capital-lower-capital names ("PrP", "RalB", "BiP"); longer
+    all-capital tokens when ``max_caps`` is set ("KRAS", "EGFR", "MTHFR": gene and protein symbols, which are
+    names rather than short forms, dominate them in biomedical text); and, with ``digit_symbols_ok``, tokens with
+    digits or Greek letters (BRCA1, IL-6, CD4+, TNF-α, CO2)."""
+    out: list[str] = []
+    for m in _ABBREV_TOKEN.finditer(text):
+        tok = m.group(0).strip("-–/+")
+        if not tok or tok in known:
+            continue
+        if digit_symbols_ok and (any(ch.isdigit() for ch in tok) or _GREEK.search(tok)):
+            continue
+        for part in re.split(r"[-/]", tok):
+            part = re.sub(r"\d+[a-z]?\+?$", "", part)  # only reached without digit_symbols_ok: BRCA1 -> BRCA
+            core = part[:-1] if part.endswith("s") and sum(ch.isupper() for ch in part[:-1]) >= 2 else part
+            if not core.isalpha() or core in known or _ROMAN.match(core):
+                continue
+            caps = sum(ch.isupper() for ch in core)
+            prefixed = bool(re.fullmatch(r"[a-z]{1,2}[A-Z]{2,}", core))
+            if not prefixed and not (core.isupper() and caps >= 2 and (max_caps is None or caps <= max_caps)):
+                continue
+            if re.search(rf"\(\s*{re.escape(core)}s?\s*[),;]", text) or re.search(rf"\b{re.escape(core)}s?\s*\(", text):
+                continue  # defined by a parenthetical in the claim
+            if core not in out:
+                out.append(core)
+    return out
+
+
+def atomicity_reasons(text: str, doc: Any) -> list[str]:
+    """Why a claim may not be atomic: coordinated clauses (a conjunct verb with its own subject), more than one
+    main predicate (coordinated verbs sharing a subject, parataxis, a semicolon, a "whereas"/"while"/"but"
+    clause), a list of ≥ 3 coordinated noun phrases (in the subject or object when the parse says where), or
+    "respectively". Empty when none is found."""
+    reasons: list[str] = []
+    toks = list(doc)
+    for t in toks:
+        if t.dep_ == "conj" and _predicate(t.head) and _finite(t):
+            if any(c.dep_ in ("nsubj", "nsubj:pass") for c in t.children):
+                reasons.append(reason("coordinated_clauses", repr(f"{t.head.text} … {t.text}")))
+            else:
+                reasons.append(reason("multiple_predicates", repr(f"{t.head.text} … {t.text}")))
+        elif t.dep_ == "parataxis" and _finite(t) and _predicate(t.head) and t.head.dep_ == "ROOT":
+            reasons.append(reason("multiple_predicates", repr(f"{t.head.text} … {t.text}")))
+    # Lexical backups for parser misses: "and/or/but [adverb] VBZ-verb" with no noun reading ("and reduces").
+    for i, t in enumerate(toks[:-1]):
+        if t.lower_ in ("and", "or", "but"):
+            j = i + 1
+            if toks[j].tag_ == "RB" or toks[j].lower_ in ("also", "thereby", "then", "not"):
+                j += 1
+            if (
+                j < len(toks)
+                and finite_verb_form(toks[j].text, third_person_only=True)
+                and not _noun_reading(toks[j].text)
+            ):
+                reasons.append(reason("multiple_predicates", repr(f"{t.text} {toks[j].text}")))
+
+    def verb_like(u: Any) -> bool:
+        return (u.tag_ in VERBAL_TAGS and u.pos_ in ("VERB", "AUX")) or (
+            finite_verb_form(u.text, third_person_only=True) and not _noun_reading(u.text)
+        )
+
+    for i, t in enumerate(toks[:-2]):  # "X reduces pain, and ibuprofen lowers fever": a second clause
+        if t.text == "," and toks[i + 1].lower_ in ("and", "or", "but") and any(verb_like(u) for u in toks[:i]):
+            for u in toks[i + 3 : i + 7]:
+                if u.is_punct:
+                    break
+                if verb_like(u):
+                    reasons.append(reason("coordinated_clauses", repr(f", {toks[i + 1].text} … {u.text}")))
+                    break
+    if ";" in text:
+        reasons.append(reason("multiple_predicates", "';'"))
+    m = re.search(r"\bwhereas\b|,\s*(?:while|but)\b", text, re.I)
+    if m:
+        reasons.append(reason("coordinated_clauses", repr(m.group(0).strip(", "))))
+    for t in toks:
+        conjs = [c for c in t.children if c.dep_ == "conj" and c.pos_ in _NOMINAL]
+        if len(conjs) >= 2 and t.pos_ in _NOMINAL:
+            span = doc[t.i : conjs[-1].i]
+            if not any(x.text == "," for x in span) or not any(x.dep_ == "cc" for x in conjs[-1].children):
+                continue  # "A, B and C" has a comma and a conjunction; parser noise has not
+            where = _np_position(t)
+            reasons.append(reason("list", f"{len(conjs) + 1} coordinated items{where}: {t.text}, …, {conjs[-1].text}"))
+    if not any(r.startswith("list") for r in reasons):
+        for m in _COMMA_LIST.finditer(text):
+            words = re.findall(r"[\w\-']+", m.group(0).lower())
+            if (
+                _DISCOURSE.isdisjoint(words)
+                and words[0] not in _PREPOSITIONS
+                and not any(finite_verb_form(w, third_person_only=True) for w in words)
+            ):
+                reasons.append(reason("list", f"comma-separated items: {m.group(0)!r}"))
+                break
+    if re.search(r"\brespectively\b", text, re.I):
+        reasons.append("respectively")
+    return list(dict.fromkeys(reasons))
+
+
+def _finite(t: Any) -> bool:
+    """A finite verb by the parse (tag and UPOS agree), or a verb with its own subject or auxiliary."""
+    if t.pos_ not in ("VERB", "AUX"):
+        return False
+    return t.tag_ in VERBAL_TAGS or any(c.dep_ in ("nsubj", "nsubj:pass", "aux", "aux:pass") for c in t.children)
+
+
+def _predicate(t: Any) -> bool:
+    """A verb, or a nominal/adjectival predicate with a copula."""
+    return t.pos_ in ("VERB", "AUX") or any(c.dep_ == "cop" for c in t.children)
+
+
+def _np_position(t: Any) -> str:
+    node = t
+    for _ in range(6):
+        if node.dep_ in _SUBJECTS:
+            return " in the subject"
+        if node.dep_ in _OBJECTS:
+            return " in the object" if node.dep_ != "ROOT" else " in the predicate"
+        if node.head is node:
+            break
+        node = node.head
+    return ""
+
+
 _WH_SUBJECT = frozenset({"what", "which", "who", "whom", "whose"})
 _QUESTION_LEFT = re.compile(
     r"\b(?:which|what) of (?:the following|these|those)\b|\bof the following\b|\b(?:all|none|both) of the above\b"
@@ -94,3 +346,64 @@ def question_left(text: str, doc: Any) -> list[str]:
 def wellformed_reasons(text: str, doc: Any) -> list[str]:
     """Everything :func:`fluency_checks` and :func:`question_left` find (empty: the claim passes)."""
     return fluency_checks(text, doc) + question_left(text, doc)
+
+
+_DEFINITION = re.compile(r"\(\s*([A-Za-z][\w\-]{0,11}?s?)\s*[;,)]")
+
+
+def abbreviation_definitions(text: str) -> dict[str, str]:
+    """Short forms defined in ``text`` as "long form (SF)" (Schwartz & Hearst, 2003, simplified): the long form is
+    the shortest run of at most min(|SF| + 5, 2 |SF|) words before the parenthesis whose characters contain the
+    short form's letters in order, the first letter starting a word. "autism spectrum disorder (ASD)" -> {"ASD":
+    "autism spectrum disorder"}; a plural short form ("RCTs") is stored without its "s" too."""
+    out: dict[str, str] = {}
+    for m in _DEFINITION.finditer(text):
+        sf = m.group(1)
+        letters = [c.lower() for c in sf if c.isalnum()]
+        if not 2 <= len(letters) <= 10 or not any(c.isupper() for c in sf) or not sf[0].isalnum():
+            continue
+        words = text[: m.start()].rstrip().split()
+        limit = min(len(letters) + 5, 2 * len(letters))
+        for n in range(1, min(limit, len(words)) + 1):
+            cand = words[-n:]
+            if _matches(letters, " ".join(cand).lower()):
+                long = " ".join(cand).strip(" ,;:")
+                if long and long.lower() != sf.lower():
+                    out.setdefault(sf, long)
+                    if sf.endswith("s") and sum(c.isupper() for c in sf) >= 2:
+                        out.setdefault(sf[:-1], long)
+                break
+    return out
+
+
+def _matches(letters: list[str], long: str) -> bool:
+    """Whether the short form's letters occur in order in ``long`` (right to left), its first letter at the start
+    of a word."""
+    i = len(long) - 1
+    for k in range(len(letters) - 1, -1, -1):
+        c = letters[k]
+        while i >= 0 and (long[i] != c or (k == 0 and i > 0 and long[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return False
+        i -= 1
+    return True
+
+
+def expand_abbreviations(claim: str, definitions: dict[str, str], known: frozenset[str]) -> tuple[str, list[str]]:
+    """The claim with each undefined short form that ``definitions`` knows written out at its first use
+    ("ASD" -> "autism spectrum disorder (ASD)"), and the short forms expanded."""
+    done: list[str] = []
+    for sf in undefined_abbreviations(claim, known):
+        long = definitions.get(sf)
+        if not long:
+            continue
+        m = re.search(rf"(?<![\w-]){re.escape(sf)}s?(?![\w-])", claim)
+        if m is None:
+            continue
+        first = long.split()[0]
+        if m.start() > 0 and first[:1].isupper() and first[1:].islower():
+            long = long[0].lower() + long[1:]  # "Reactive oxygen species (ROS)" defined at a sentence start
+        claim = f"{claim[: m.start()]}{long} ({m.group(0)}){claim[m.end() :]}"
+        done.append(sf)
+    return claim, done
