@@ -36,6 +36,8 @@ class ClaimCheckConfig(ComponentConfig):
     max_ratio: float = 0.53
     max_perplexity: float = 2000.0
     shuffles: int = Field(default=5, ge=1)
+    # The LM measures are noisy on very short claims (few words to shuffle, few n-grams): shorter ones skip them.
+    lm_min_words: int = Field(default=6, ge=1)
     # Also require the claim to stand on its own (no unresolved pronoun or demonstrative, no "we" / "this study" /
     # "Figure 2", no citation marker, no undefined abbreviation) and to be atomic (one predicate, no list):
     # docs/claim_quality.md lists the reasons. On for ClaimGen, whose claims come from sentences in a paper.
@@ -68,9 +70,10 @@ class ClaimCheck:
             if c.atomic:
                 reasons += atomicity_reasons(t, d)
             out.append(reasons)
-        if self._lm is not None:
-            ppl, ratio = lm_fluency_stats(self._lm, texts, c.shuffles)
-            for reasons, p, r in zip(out, ppl, ratio, strict=True):
+        scored = [i for i, t in enumerate(texts) if len(t.split()) >= c.lm_min_words]
+        if self._lm is not None and scored:
+            ppl, ratio = lm_fluency_stats(self._lm, [texts[i] for i in scored], c.shuffles)
+            for reasons, p, r in zip([out[i] for i in scored], ppl, ratio, strict=True):
                 if not math.isfinite(p) or p > c.max_perplexity:
                     reasons.append(reason("lm_perplexity", f"{p:.0f} > {c.max_perplexity:g}"))
                 if not math.isfinite(r) or r > c.max_ratio:

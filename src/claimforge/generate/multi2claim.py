@@ -21,6 +21,7 @@ from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, S
 from claimforge.records import Example, Label, MCQItem, Reject
 from claimforge.registry import registry
 from claimforge.types import QA2DRequest, QA2DResult
+from claimforge.verify.label_check import judge
 
 METHOD = "multi2claim"
 
@@ -40,6 +41,12 @@ class Multi2ClaimConfig(LabelCheckConfig):
     max_claim_words: int = Field(300, ge=1)
     single_answer: bool = True
     unique_evidence: Literal["keep_first", "drop_all", "allow"] = "keep_first"
+    # A distractor that means the same as the answer ("twice a year" / "2 times a year", "nuclear" / "atomic
+    # fusion") makes a REFUTED claim that is true. Distractors at least ``synonym_cosine`` similar to the answer
+    # (embedding; antonyms are just as similar) are judged: if the answer's claim entails the distractor's with
+    # P(entailment) ≥ ``synonym_entailment`` the distractor is skipped for the next. synonym_cosine=1 turns it off.
+    synonym_cosine: float = Field(0.8, ge=0, le=1)
+    synonym_entailment: float = Field(0.5, ge=0, le=1)
     nei_top_k: int = Field(10, ge=1)
     # When does a candidate NEI explanation "contain the answer"? phrase: all of the answer's content words
     # in a row; head: that, or the answer's head word alone ("cortex" for "adrenal cortex") — stricter, so
@@ -165,7 +172,7 @@ class Multi2Claim(Pipeline):
                 self._claims,
                 ("item", "distractors"),
                 ("supported",),
-                ("qa2d", "claim_check", "max_claim_words"),
+                ("qa2d", "claim_check", "max_claim_words", "synonym_cosine", "synonym_entailment", "judge"),
                 version="2",
             ),
             Stage(
@@ -212,12 +219,17 @@ class Multi2Claim(Pipeline):
             reqs.append(QA2DRequest(question=u.item.question, answer=u.item.answer or ""))
             reqs.extend(QA2DRequest(question=u.item.question, answer=d) for d, _ in u.data["distractors"])
         results = self._wellformed([self._length_checked(r) for r in self.qa2d.convert(reqs)])
+        per_unit: list[tuple[QA2DResult, list[QA2DResult]]] = []
         i = 0
         for u in units:
+            n = len(u.data["distractors"])
+            per_unit.append((results[i], results[i + 1 : i + 1 + n]))
+            i += 1 + n
+        self._skip_synonyms(units, per_unit)
+        for u, (res_answer, res_ds) in zip(units, per_unit, strict=True):
             item = u.item
             ds = u.data["distractors"]
-            sup, ref, why = self._roles(item, ds, results[i], results[i + 1 : i + 1 + len(ds)])
-            i += 1 + len(ds)
+            sup, ref, why = self._roles(item, ds, res_answer, res_ds)
             if sup is None:
                 reason = (why and why.reason) or "qa2d_failed"
                 chunk.reject(
@@ -239,6 +251,41 @@ class Multi2Claim(Pipeline):
                 )
             else:
                 chunk.examples.append(self._example(item, Label.REFUTED, _text(ref), item, ref.details))
+
+    def uses(self, name: str) -> bool:
+        return super().uses(name) or (name == "judge" and self.config.synonym_cosine < 1)
+
+    def _skip_synonyms(self, units: list[Any], per_unit: list[tuple[QA2DResult, list[QA2DResult]]]) -> None:
+        """Turn the claims of distractors that mean the same as the answer into ``distractor_synonym`` results
+        (judged in rounds: each round, per item, the first convertible distractor at least ``synonym_cosine``
+        similar to the answer, premise = the answer's claim)."""
+        cfg = self.config
+        if cfg.synonym_cosine >= 1 or self.component("judge") is None:
+            return
+        judged: set[tuple[int, int]] = set()
+        while True:
+            todo: list[tuple[int, int]] = []
+            for k, (u, (res_a, res_ds)) in enumerate(zip(units, per_unit, strict=True)):
+                if not res_a.text:
+                    continue
+                for j, ((_, cos), r) in enumerate(zip(u.data["distractors"], res_ds, strict=True)):
+                    if not r.text:
+                        continue
+                    if cos >= cfg.synonym_cosine and (k, j) not in judged:
+                        todo.append((k, j))
+                    break  # only the first convertible distractor matters this round
+            if not todo:
+                return
+            judged.update(todo)
+            probs = judge(
+                self.component("judge"),
+                [per_unit[k][1][j].text or "" for k, j in todo],
+                [(per_unit[k][0].text or "",) for k, j in todo],
+            )
+            for (k, j), p in zip(todo, probs, strict=True):
+                if float(p[0]) >= cfg.synonym_entailment:
+                    detail = f"P(entailment) {float(p[0]):.2f} from the answer's claim: {per_unit[k][1][j].text}"
+                    per_unit[k][1][j] = QA2DResult(text=None, reason="distractor_synonym", detail=detail)
 
     @staticmethod
     def _roles(
