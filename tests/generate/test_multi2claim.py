@@ -43,8 +43,9 @@ class FakeQA2D:
 
 
 def make(qa2d: Any = None, **cfg: Any) -> Multi2Claim:
-    """The pipeline with fakes; the label check is off unless asked for (tests/verify/test_label_check.py)."""
-    cfg = {"embedder": {"name": "hashing"}, "label_check": "off", **cfg}
+    """The pipeline with fakes; the label check and the synonym check are off unless asked for
+    (tests/verify/test_label_check.py)."""
+    cfg = {"embedder": {"name": "hashing"}, "label_check": "off", "synonym_cosine": 1.0, **cfg}
     return Multi2Claim(Multi2ClaimConfig(**cfg), qa2d=qa2d or FakeQA2D())
 
 

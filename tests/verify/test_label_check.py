@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from claimforge.cli import app
 from claimforge.evaluate.label_audit import audit_labels
 from claimforge.generate.multi2claim import Multi2Claim, Multi2ClaimConfig
-from claimforge.records import Label
+from claimforge.records import Label, MCQItem, SourceRef
 from claimforge.registry import ComponentConfig, registry
 from claimforge.verify.label_check import Thresholds, verdict
 
@@ -253,3 +253,28 @@ def test_the_lazy_check_writes_what_the_full_check_balances_to() -> None:
     per_label = min(sum(e.label == lab for e in full.examples) for lab in Label)
     assert all(sum(e.label == lab for e in lazy.examples) == per_label for lab in Label)
     assert len(lazy.used_item_ids) + lazy.n_rejected_items == lazy.n_input
+
+
+
+def test_multi2claim_skips_a_distractor_that_means_the_answer() -> None:
+    """"two times a year" / "2 times a year": the answer's claim entails the distractor's, so the next distractor
+    makes the REFUTED claim (the synonym is a reject-free skip); with the check off the synonym is used."""
+    filler = " ".join(["Cells are the basic units of living things and carry out many processes."] * 5)
+    items = [
+        *corpus(),
+        MCQItem(
+            id="t:9",
+            question="How often do they molt?",
+            options=("two times a year", "2 times a year", "once per decade"),
+            answer_index=0,
+            explanation="Molting happens two times a year. " + filler,
+            ref=SourceRef(dataset="t", path="t.jsonl", line=10, item_id="t:9"),
+        ),
+    ]
+    judge = {"name": "stub-judge", "scores": {"2 times": (0.9, 0.05, 0.05)}}
+    on = make(balance=False, judge=judge, synonym_cosine=0.0).build(items)
+    refuted = {e.source_item_id: e.claim for e in on.examples if e.label == Label.REFUTED}
+    assert refuted["t:9"] == "The answer is once per decade."
+    off = make(balance=False, judge=judge, synonym_cosine=1.0).build(items)
+    refuted = {e.source_item_id: e.claim for e in off.examples if e.label == Label.REFUTED}
+    assert refuted["t:9"] == "The answer is 2 times a year."
