@@ -226,3 +226,32 @@ def test_bad_conllu_names_file_and_line(tmp_path: Path) -> None:
     path.write_text("1\tA\ta\tDET\tDT\t_\t0\troot\t_\t_\n2\tb\tb\tNOUN\n\n")
     with pytest.raises(tb.ConlluError, match=r"bad\.conllu:2"):
         list(tb.read_conllu(path))
+
+
+def test_genia_ud_v1_to_v2(tmp_path: Path) -> None:
+    path = tmp_path / "genia.conllu"
+    rows = [
+        "1\tPlatelets\tplatelet\tNNS\tNNS\t_\t2\tnsubj\t_\t_",
+        "2\tactivate\tactivate\tVBP\tVBP\t_\t0\troot\t_\t_",
+        "3\tcells\tcell\tNNS\tNNS\t_\t2\tdobj\t_\t_",
+        "4\tin\tin\tIN\tIN\t_\t5\tcase\t_\t_",
+        "5\tvitro\tvitro\tFW\tFW\t_\t2\tnmod\t_\t_",
+        "6\tand\tand\tCC\tCC\t_\t2\tcc\t_\t_",
+        "7\tdo\tdo\tVBP\tVBP\t_\t9\taux\t_\t_",
+        "8\tnot\tnot\tRB\tRB\t_\t9\tneg\t_\t_",
+        "9\tdie\tdie\tVB\tVB\t_\t2\tconj\t_\t_",
+    ]
+    path.write_text("\n".join(rows) + "\n\n")
+    [s] = list(tb.read_conllu(path))
+    out = tb.genia_to_ud(s)
+    assert [(t.upos, t.deprel, t.head) for t in out.tokens] == [
+        ("NOUN", "nsubj", 2),
+        ("VERB", "root", 0),
+        ("NOUN", "obj", 2),
+        ("ADP", "case", 5),
+        ("X", "obl", 2),
+        ("CCONJ", "cc", 9),
+        ("AUX", "aux", 9),
+        ("ADV", "advmod", 9),
+        ("VERB", "conj", 2),
+    ]

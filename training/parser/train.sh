@@ -31,8 +31,9 @@ time "$PY" -m spacy train "$CONFIG" \
   --paths.dev "$WORK/corpus/dev.spacy" \
   --system.seed "$SEED" 2>&1 | tee "$WORK/train.log"
 
-# 3. Per-treebank test scores with gold tokenisation (each gold sentence parsed on its own), the usual UD setting.
-for tb in ewt atis craft; do
+# 3. Per-treebank test scores with gold tokenisation (each gold sentence parsed on its own), the usual UD setting;
+#    GENIA (UD v1 mapped to v2, evaluation only) for PTB tags and UAS.
+for tb in ewt atis craft genia; do
   "$PY" -m spacy evaluate "$WORK/output/model-best" "$WORK/corpus/${tb}_test.spacy" --gold-preproc \
     --output "$WORK/test_${tb}_goldtok.json" 2>&1 | tee "$WORK/test_${tb}_goldtok.txt"
 done

@@ -364,6 +364,47 @@ def _validate(s: Sentence) -> None:
             h = s.tok(h).head
 
 
+# ---------------------------------------------------------------------------------------------- GENIA (UD v1)
+
+PTB_UPOS = {
+    "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN", "JJ": "ADJ", "JJR": "ADJ", "JJS": "ADJ",
+    "RB": "ADV", "RBR": "ADV", "RBS": "ADV", "WRB": "ADV", "VB": "VERB", "VBD": "VERB", "VBG": "VERB",
+    "VBN": "VERB", "VBP": "VERB", "VBZ": "VERB", "MD": "AUX", "DT": "DET", "PDT": "DET", "WDT": "DET",
+    "PRP": "PRON", "PRP$": "PRON", "WP": "PRON", "WP$": "PRON", "EX": "PRON", "IN": "ADP", "TO": "PART",
+    "RP": "ADP", "CC": "CCONJ", "CD": "NUM", "POS": "PART", "UH": "INTJ", "FW": "X", "SYM": "SYM", "LS": "X",
+}  # fmt: skip
+V1_TO_V2 = {"dobj": "obj", "nsubjpass": "nsubj:pass", "auxpass": "aux:pass", "csubjpass": "csubj:pass", "mwe": "fixed"}
+
+
+def genia_to_ud(sentence: Sentence) -> Sentence:
+    """A GENIA sentence (Stanford converter output, UD v1, PTB tags in both tag columns) in UD v2 as EWT has it:
+    UPOS from the PTB tag (AUX for auxiliaries and copulas), ``obl`` for ``nmod`` under verbs and adjectives,
+    the v1 labels renamed (``dobj`` -> ``obj``, ...), ``neg`` -> ``advmod`` / ``det``, ``nmod:npmod`` ->
+    ``obl:unmarked`` / ``nmod:unmarked``, and coordination's ``cc`` and commas on the following conjunct. Used for
+    evaluation only (there is no converted GENIA train split here)."""
+    s = Sentence([replace(t) for t in sentence.tokens], list(sentence.comments), sentence.source)
+    for t in s.tokens:
+        t.xpos = t.xpos if t.xpos not in ("", "_") else t.upos
+        t.upos = PTB_UPOS.get(t.xpos, "PUNCT" if not any(c.isalnum() for c in t.form) else "X")
+        if t.deprel in ("aux", "auxpass", "cop"):
+            t.upos = "AUX" if t.xpos != "TO" else "PART"
+        t.feats = "_"  # none in GENIA
+    for t in s.tokens:
+        head = s.tok(t.head) if t.head else None
+        verbal = head is not None and head.upos in CLAUSAL_HEAD
+        if t.deprel in V1_TO_V2:
+            t.deprel = V1_TO_V2[t.deprel]
+        elif t.deprel == "neg":
+            t.deprel = "det" if t.upos == "DET" else "advmod"
+        elif t.deprel == "nmod" and verbal:
+            t.deprel = "obl"
+        elif t.deprel == "nmod:npmod":
+            t.deprel = "obl:unmarked" if verbal else "nmod:unmarked"
+    _flatten_coordination(s)
+    _validate(s)
+    return s
+
+
 # ---------------------------------------------------------------------------------------------- Atis
 
 
@@ -520,6 +561,7 @@ def main() -> None:
             "dev": tb / "craft" / "craft-dev.conllu",
             "test": tb / "craft" / "craft-test.conllu.gz",
         },
+        "genia": {"dev": tb / "genia" / "dev.conllu", "test": tb / "genia" / "test.conllu"},  # evaluation only
     }
     for paths in files.values():
         for p in paths.values():
@@ -537,6 +579,8 @@ def main() -> None:
             sents = list(read_conllu(path))
             if name == "craft":
                 sents = [craft_to_ud(s) for s in sents]
+            elif name == "genia":
+                sents = [genia_to_ud(s) for s in sents]
             elif name == "atis":
                 rng = random.Random(f"{args.seed}-{split}")
                 sents = [atis_realistic(s, rng, args.atis_share) for s in sents]
