@@ -144,7 +144,7 @@ def test_vignette_question_after_an_unpunctuated_lab_list(conv) -> None:  # type
 
 def test_vignette_answer_starts_its_sentence_capitalised(conv) -> None:  # type: ignore[no-untyped-def]
     q = (
-        "Her abdominal radiograph can be seen in Figure A. "
+        "A digital rectal exam reveals a tight anal sphincter. "
         "Which of the following is the most accurate test to diagnose this patient's condition?"
     )
     claim = _claim(conv, q, "Rectal suction biopsy")
@@ -162,4 +162,14 @@ def test_imperative_answer_as_subject_becomes_a_gerund(conv) -> None:  # type: i
     assert claim is not None and claim.endswith(
         "Checking serum TSH and free T4 levels is most likely to confirm the underlying cause of this patient's"
         " symptoms."
+    )
+
+
+def test_context_sentences_about_figures_are_dropped(conv) -> None:  # type: ignore[no-untyped-def]
+    q = (
+        "A 3-year-old boy has a painless limp. A radiograph of the hip is shown in Figure A. "
+        "Which of the following is the most likely diagnosis?"
+    )
+    assert _claim(conv, q, "Legg-Calve-Perthes disease") == (
+        "A 3-year-old boy has a painless limp. Legg-Calve-Perthes disease is the most likely diagnosis."
     )

@@ -193,7 +193,17 @@ def test_labels_infinitival_to_and_lemmas_dropped(tmp_path: Path) -> None:
         ],
     )
     out = tb.craft_to_ud(s)
-    assert [t.deprel for t in out.tokens] == ["mark", "advcl", "obj", "nsubj", "root", "compound", "obj", "advmod", "acl"]
+    assert [t.deprel for t in out.tokens] == [
+        "mark",
+        "advcl",
+        "obj",
+        "nsubj",
+        "root",
+        "compound",
+        "obj",
+        "advmod",
+        "acl",
+    ]
     assert all(t.lemma == "" for t in out.tokens)  # CRAFT's normalised lemmas ("bmp0") teach nothing
 
 

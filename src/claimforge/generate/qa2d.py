@@ -54,7 +54,20 @@ _QUOTED = re.compile(  # a quoted word or two inside a wh-phrase
     re.I,
 )
 _UNPUNCTUATED_WH = re.compile(r"(?<=[^\s.!?:;,])\s+(?=(?:Which|What|Who|Whom|Whose|Where|When|Why|How)\b)")
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)%][.!?])\s+(?=[A-Z])")
+_SENTENCE_END = re.compile(r"(?:(?<=[a-z0-9)%][.!?])|(?<=\s[A-Z]\.))\s+(?=[A-Z])")  # also after "Figure A."
+
+
+_FIGURE = re.compile(r"\b(?:Figures?|Fig\.|Image|Table)\s+[A-Z0-9]\b|\b(?:shown|seen|listed) below\b")
+
+
+def without_figure_sentences(question: str) -> str:
+    """The question without context sentences that point at a figure or table the reader cannot see ("A
+    radiograph is shown in Figure A."); the asking sentence always stays."""
+    parts = _SENTENCE_END.split(" ".join(question.split()))
+    if len(parts) < 2:
+        return question
+    kept = [p for p in parts[:-1] if not _FIGURE.search(p)] + parts[-1:]
+    return " ".join(kept)
 
 
 def last_sentence(question: str) -> str:
@@ -129,7 +142,10 @@ class RuleQA2D:
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
-        prepared = [prepare_question(last_sentence(r.question) if drop else r.question) for r in requests]
+        prepared = [
+            prepare_question(last_sentence(r.question) if drop else without_figure_sentences(r.question))
+            for r in requests
+        ]
         qdocs = self._nlp.parse([p.text for p in prepared], progress=progress)
         adocs = self._nlp.parse([_clean_answer(r.answer) for r in requests])
         results = [self._one(*args) for args in zip(requests, prepared, qdocs, adocs, strict=True)]
