@@ -28,6 +28,8 @@ from claimforge.nlp.normalize import finish_sentence, finite_verb_form
 # Text-level cleanup
 
 _NUM_CITE = re.compile(r"\s*\[\s*\d+[a-z]?(?:\s*[-–—,;]\s*\d+[a-z]?)*\s*\]")
+# Superscript reference numbers that lost their formatting: "risk to autism17", "in the purified cells27,28".
+_GLUED_CITE = re.compile(r"\b([a-z]{4,})(\d{1,3}(?:[,–-]\d{1,3})*)(?=[\s.,;:)]|$)")
 _YEAR = r"(?:19|20)\d{2}[a-z]?"
 # "(Smith et al., 2010)", "(Smith and Jones 2010; Lee, 2011a)", "(see ref. 12)", "(reviewed in 4)"
 _AUTHOR_YEAR = re.compile(
@@ -103,6 +105,20 @@ class Cleaned:
     edits: list[str] = field(default_factory=list)
 
 
+def _glued_citations(text: str, edits: list[str]) -> str:
+    """Drop reference numbers glued to an English word ("autism17" -> "autism"); gene and protein names with
+    digits ("brca1", "smad4") are not English words and stay."""
+    from lemminflect import getAllLemmas
+
+    def fix(m: re.Match[str]) -> str:
+        return m.group(1) if getAllLemmas(m.group(1)) else m.group(0)
+
+    out = _GLUED_CITE.sub(fix, text)
+    if out != text:
+        edits.append("citation")
+    return out
+
+
 def _sub(pattern: re.Pattern[str], repl: str, text: str, what: str, edits: list[str]) -> str:
     out, n = pattern.subn(repl, text)
     if n:
@@ -134,6 +150,7 @@ def clean_sentence(text: str) -> Cleaned:
     edits: list[str] = []
     t = " ".join(text.split())
     t = _sub(_NUM_CITE, "", t, "citation", edits)
+    t = _glued_citations(t, edits)
     t = _sub(_NARRATIVE_CITE, "", t, "citation", edits)
     t = _sub(_REF_PAREN, "", t, "citation", edits)
     t = _sub(_AUTHOR_YEAR, "", t, "citation", edits)

@@ -343,9 +343,28 @@ def question_left(text: str, doc: Any) -> list[str]:
     return reasons
 
 
+def agreement_errors(doc: Any) -> list[str]:
+    """A third-person singular verb with a plural subject ("lncRNAs plays", "the results is"): the main verb (or
+    its auxiliary / copula) tagged VBZ whose subject's head is a plural noun or coordinated nouns."""
+    for t in doc:
+        if t.dep_ != "ROOT":
+            continue
+        verbs = [t, *(c for c in t.children if c.dep_ in ("aux", "aux:pass", "cop"))]
+        finite = [v for v in verbs if v.tag_ == "VBZ"]
+        subj = next((c for c in t.children if c.dep_ in ("nsubj", "nsubj:pass")), None)
+        if not finite or subj is None or subj.tag_ not in ("NNS", "NNPS", "NN", "NNP"):
+            continue
+        coordinated = any(c.dep_ == "conj" and c.tag_.startswith("NN") for c in subj.children)
+        plural = subj.tag_ in ("NNS", "NNPS") and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies"))
+        if plural or coordinated:
+            return [reason("agreement", repr(f"{subj.text} … {finite[0].text}"))]
+    return []
+
+
 def wellformed_reasons(text: str, doc: Any) -> list[str]:
-    """Everything :func:`fluency_checks` and :func:`question_left` find (empty: the claim passes)."""
-    return fluency_checks(text, doc) + question_left(text, doc)
+    """Everything :func:`fluency_checks`, :func:`question_left` and :func:`agreement_errors` find (empty: the
+    claim passes)."""
+    return fluency_checks(text, doc) + question_left(text, doc) + agreement_errors(doc)
 
 
 _DEFINITION = re.compile(r"\(\s*([A-Za-z][\w\-]{0,11}?s?)\s*[;,)]")
