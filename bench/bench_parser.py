@@ -1,6 +1,6 @@
 """Benchmark the shipped claimforge English pipeline on raw text.
 
-Loads ``src/claimforge/nlp/models/en_claimforge_ewt`` (or ``--model``), runs
+Loads ``src/claimforge/nlp/models/en_claimforge_sci`` (or ``--model``), runs
 ``nlp.pipe`` over raw sentences N times (single process) and prints JSON with
 the median words/s.  Words are counted as spaCy tokens that are not whitespace.
 
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_MODEL = REPO / "src" / "claimforge" / "nlp" / "models" / "en_claimforge_ewt"
+DEFAULT_MODEL = REPO / "src" / "claimforge" / "nlp" / "models" / "en_claimforge_sci"
 DEFAULT_TEXTS = (
     Path(os.environ.get("UD_DIR", REPO.parent / "shared" / "data" / "ud_english_ewt")) / "en_ewt-ud-test.conllu"
 )

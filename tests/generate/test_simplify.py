@@ -80,7 +80,7 @@ def test_coordinated_clauses_are_split(parse) -> None:
 
 def test_shared_subject_is_borrowed(parse) -> None:
     texts = [t for t, p in _claims(parse, "The drug lowers blood pressure and reduces heart rate.")]
-    assert texts[1] == "Reduces heart rate."  # the general-domain parser misses "lowers"; no subject to borrow
+    assert texts[1] == "The drug reduces heart rate."  # the second conjunct borrows the shared subject
 
 
 def test_pronoun_subject_is_flagged(parse) -> None:

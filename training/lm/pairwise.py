@@ -5,7 +5,7 @@
 
 Originals are test-split sentences (training/lm/corpus.py; documents never seen in training) of 6-40 words,
 up to ``--per-source`` per source. Corruptions, the kinds KBIN and claim generators produce (parsed with the
-shipped spaCy pipeline en_claimforge_ewt):
+shipped spaCy pipeline en_claimforge_sci):
   np_swap    a noun phrase replaced by a random noun phrase from another test sentence (KBIN-like substitution)
   drop       one word dropped
   swap       two adjacent words swapped
@@ -110,7 +110,7 @@ def _parse(texts: list[str]) -> list:  # type: ignore[type-arg]
 
     from claimforge.nlp.pipeline import resolve_pipeline
 
-    nlp = spacy.load(resolve_pipeline("en_claimforge_ewt"))
+    nlp = spacy.load(resolve_pipeline("en_claimforge_sci"))
     return list(nlp.pipe(texts, batch_size=128))
 
 

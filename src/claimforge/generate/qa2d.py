@@ -347,7 +347,7 @@ def _is_relative(t: Any) -> bool:
         # "... the process by which plants make food" vs "In which organ ..." (sentence-initial).
         return t.i - 1 > 0 and t.doc[t.i - 2].pos_ in ("NOUN", "PROPN", "PRON")
     head_rel = t.head.dep_ in ("acl:relcl", "acl") or t.dep_ == "acl:relcl"
-    return bool(prev.pos_ in ("NOUN", "PROPN", "PUNCT", "PRON") and (head_rel or prev.text == ","))
+    return bool(prev.pos_ in ("NOUN", "PROPN", "PUNCT", "PRON") and (head_rel or prev.text in (",", "(")))
 
 
 def _how_quant(t: Any) -> bool:
@@ -494,8 +494,14 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any, flags: dict[s
 def _noun_core(doc: Any, start: int, end: int) -> str:
     """The nouns at the end of a noun phrase, without its adjectives: "bodily system" -> "system", "blood
     vessels" -> "blood vessels"."""
+    from lemminflect import getAllLemmas
+
+    def nominal(t: Any) -> bool:  # "bodily" tagged NN is still no noun
+        readings = getAllLemmas(t.lower_)
+        return t.tag_ in ("NN", "NNS", "NNP", "NNPS") and (not readings or "NOUN" in readings)
+
     k = end
-    while k > start and doc[k - 1].tag_ in ("NN", "NNS", "NNP", "NNPS"):
+    while k > start and nominal(doc[k - 1]):
         k -= 1
     return doc[k : end + 1].text
 
@@ -579,11 +585,22 @@ def _answer_plural(adoc: Any) -> bool | None:
         if t.lower_ == "of" and t.i > 0:
             head = [n for n in nouns if n.i < t.i][-1] if [n for n in nouns if n.i < t.i] else head
             break
-    if "Number=Plur" in str(head.morph) or head.tag_ in ("NNS", "NNPS"):
+    if "Number=Plur" in str(head.morph) or head.tag_ in ("NNS", "NNPS") or _plural_form(head.lower_):
         return True
     if head.pos_ == "NUM":
         return head.lower_ not in ("one", "1")
     return False
+
+
+def _plural_form(word: str) -> bool:
+    """A regular plural noun form by lemminflect ("proteins", "kinases"), for answers the tagger reads alone."""
+    from lemminflect import getAllInflections, getLemma
+
+    if not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return False
+    lemmas = getLemma(word, upos="NOUN")
+    base = lemmas[0] if lemmas else word
+    return base != word and word in getAllInflections(base, upos="NOUN").get("NNS", ())
 
 
 def _agree(word: str, plural: bool) -> str:
@@ -1084,7 +1101,8 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
     if not toks:
         raise ConversionError("empty_question")
     for t in reversed(list(doc)):
-        if t.lower_ in ("this", "these", "that") and t.pos_ == "PRON" and t.i >= len(doc) - 3:
+        last_words = t.i >= len(doc) - 3 and not any(x.pos_ in ("NOUN", "PROPN") for x in doc[t.i + 1 :])
+        if t.lower_ in ("this", "these", "that") and t.pos_ in ("PRON", "DET") and last_words:
             return _replace(doc, t.i, t.i, answer)
     last = toks[-1]
     finite = [t for t in doc if t.tag_ in ("VBZ", "VBP", "VBD", "MD")]

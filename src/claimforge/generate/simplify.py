@@ -6,7 +6,7 @@ again in the sentence), discourse openers ("However,", "For example,", "Interest
 ("Several studies have shown that X", "Liu et al. found that X", "It has been suggested that X" -> X) and
 hedging adverbs ("possibly", "potentially", "putatively"). Every removal is recorded as an edit.
 
-Parse level (:func:`clauses`, with a UD-style dependency parse such as the shipped en_claimforge_ewt):
+Parse level (:func:`clauses`, with a UD-style dependency parse such as the shipped en_claimforge_sci):
 coordinated clauses are split ("X inhibits A, and Y promotes B" -> two clauses; "X inhibits A and promotes B"
 -> "X inhibits A" + "X promotes B"), non-restrictive relative clauses (", which ...") are removed, and
 modal hedges become assertions ("X may exert Y" -> "X exerts Y"). :func:`claim_for_span` renders the

@@ -126,7 +126,7 @@ def _trimmed_chunk(chunk: Any) -> tuple[int, int] | None:
     return tokens[0].idx, tokens[-1].idx + len(tokens[-1].text)
 
 
-# Dependency labels only the UD scheme uses (the project's own parser, en_claimforge_ewt, is trained on UD EWT).
+# Dependency labels only the UD scheme uses (the project's own parser, en_claimforge_sci, is trained on UD).
 # spaCy's English noun-chunk iterator knows only the ClearNLP labels (dobj, pobj, ...) of en_core_web_* and
 # scispaCy, so on a UD parse it misses objects and prepositional/oblique nouns; UD parses use ud_noun_chunks.
 _UD_ONLY_DEPS = frozenset(

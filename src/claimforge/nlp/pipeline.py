@@ -1,7 +1,7 @@
 """The NLP pipeline (tagger, morphology, parser, lemmatizer) behind one small class, with a parse cache.
 
-Default: the project's own spaCy pipeline trained on UD English-EWT and shipped in the package
-(``en_claimforge_ewt``); any spaCy pipeline name or path (``en_core_web_sm``, ``en_core_sci_sm``) replaces it.
+Default: the project's own spaCy pipeline trained on UD English-EWT, UD English-Atis (questions) and CRAFT
+(biomedical full text), shipped in the package (``en_claimforge_sci``, docs/models/parser.md); any spaCy pipeline name or path (``en_core_web_sm``, ``en_core_sci_sm``) replaces it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from claimforge.cache import CachedComponentConfig, fingerprint
 from claimforge.registry import registry
 
-DEFAULT_PIPELINE = "en_claimforge_ewt"
+DEFAULT_PIPELINE = "en_claimforge_sci"
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 
 
@@ -24,6 +24,20 @@ def resolve_pipeline(name: str) -> str:
     shipped = MODELS_DIR / name
     if not Path(name).exists() and shipped.is_dir():
         return str(shipped)
+    return name
+
+
+def pipeline_id(name: str) -> str:
+    """``name@version`` for a pipeline directory with a meta.json (the shipped ones: read without loading the
+    model, so replaced weights never reuse parses or stage outputs cached under the old ones); else the name."""
+    meta = Path(resolve_pipeline(name)) / "meta.json"
+    if meta.is_file():
+        try:
+            version = json.loads(meta.read_text(encoding="utf-8")).get("version")
+        except (OSError, ValueError):
+            version = None
+        if version:
+            return f"{name}@{version}"
     return name
 
 
@@ -55,7 +69,7 @@ class SpacyNLP:
 
     def __init__(self, config: SpacyConfig) -> None:
         self.config = config
-        self.model_id = config.pipeline
+        self.model_id = pipeline_id(config.pipeline)
         self._cache = config.open_cache("parses")
 
     @property
@@ -119,5 +133,5 @@ class SpacyNLP:
 
 @registry.register("nlp", "spacy", SpacyConfig)
 def build_spacy(config: SpacyConfig) -> SpacyNLP:
-    """A spaCy pipeline (default: the shipped en_claimforge_ewt; or any name/path)."""
+    """A spaCy pipeline (default: the shipped en_claimforge_sci; or any name/path)."""
     return SpacyNLP(config)

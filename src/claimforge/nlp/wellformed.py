@@ -56,14 +56,15 @@ def _has_main_finite(doc: Any) -> bool:
                 return True
             if any(c.dep_ in ("cop", "aux", "aux:pass") and c.tag_ in VERBAL_TAGS for c in t.children):
                 return True
-    # Fallback for the parser's misses ("The herbicide inhibits EPSPS": "inhibits" tagged NNS): a finite verb
+    # Fallback for the tagger's misses ("speeds" tagged NNS while the morphologizer says VERB): a finite verb
     # tagged as such anywhere, or an inflected verb form that does not follow a determiner, preposition,
-    # conjunction or auxiliary (where a noun would stand).
+    # conjunction or auxiliary (where a noun would stand), if it cannot be a noun ("protect") or the
+    # morphologizer calls it a verb; not "... of autism spectrum disorder", where "disorder" is a NOUN.
     toks = list(doc)
     for i, t in enumerate(toks):
         if t.tag_ in VERBAL_TAGS and t.pos_ in ("VERB", "AUX"):
             return True
-        if i > 0 and finite_verb_form(t.text):
+        if i > 0 and (t.pos_ in ("VERB", "AUX") or not _noun_reading(t.text)) and finite_verb_form(t.text):
             prev = toks[i - 1]
             if prev.pos_ not in _NOT_BEFORE_VERB and prev.lower_ not in ("a", "an", "the", "to", "of"):
                 return True
@@ -350,12 +351,27 @@ def agreement_errors(doc: Any) -> list[str]:
         if t.dep_ != "ROOT":
             continue
         verbs = [t, *(c for c in t.children if c.dep_ in ("aux", "aux:pass", "cop"))]
-        finite = [v for v in verbs if v.tag_ == "VBZ"]
+        finite = [
+            v
+            for v in verbs
+            if v.tag_ == "VBZ"
+            or (v.pos_ in ("VERB", "AUX") and v.tag_ == "NNS" and finite_verb_form(v.text, third_person_only=True))
+        ]
         subj = next((c for c in t.children if c.dep_ in ("nsubj", "nsubj:pass")), None)
-        if not finite or subj is None or subj.tag_ not in ("NNS", "NNPS", "NN", "NNP"):
+        if not finite or subj is None or not subj.is_alpha or subj.tag_ not in ("NNS", "NNPS", "NN", "NNP"):
             continue
-        coordinated = any(c.dep_ == "conj" and c.tag_.startswith("NN") for c in subj.children)
-        plural = subj.tag_ in ("NNS", "NNPS") and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies"))
+        first_noun = next((x for x in doc if x.tag_.startswith("NN")), None)
+        between = {x.lower_ for x in doc[subj.i : t.i]}
+        coordinated = any(
+            c.dep_ == "conj" and c.tag_.startswith("NN") and c.i < t.i and "and" in between and "of" not in between
+            for c in subj.children
+        )
+        plural = (
+            subj.tag_ in ("NNS", "NNPS")
+            and first_noun is not None
+            and subj.i == first_noun.i  # a misparse picks a later noun as the subject
+            and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies"))
+        )
         if plural or coordinated:
             return [reason("agreement", repr(f"{subj.text} … {finite[0].text}"))]
     return []

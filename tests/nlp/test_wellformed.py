@@ -1,0 +1,58 @@
+"""The emit-time checks of nlp/wellformed.py on the shipped parser: what a claim must be before it is a row."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimforge.nlp import wellformed as wf
+from claimforge.registry import registry
+
+
+@pytest.fixture(scope="module")
+def parse():  # type: ignore[no-untyped-def]
+    nlp = registry.build("nlp", {"name": "spacy", "use_cache": False})
+    return lambda text: nlp.parse([text])[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("Digestive enzymes speeds up the reactions of chemical digestion.", "agreement"),
+        ("The sun, moon, and stars appears to travel from east to west.", "agreement"),
+        ("Which of the following is the most likely diagnosis.", "question_words"),
+        ("What causes the seasons on Earth.", "wh_question_order"),
+        ("Fossil fuels fuels provide most of the world's energy.", "repeated_word"),
+        ("Results regarding the genetic architecture of autism spectrum disorder.", "no_finite_verb"),
+        ("Is the tomato a fruit?", "question_mark"),
+    ],
+)
+def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
+    reasons = wf.wellformed_reasons(text, parse(text))
+    assert any(r.split(":")[0] == code for r in reasons), reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Digestive enzymes speed up the reactions of chemical digestion.",
+        "The sun, moon, and stars appear to travel from east to west.",
+        "A triad of seizure, mental retardation and sebaceous adenoma is seen in tuberous sclerosis.",
+        "Metformin inhibits mitochondrial complex I.",
+        "Mosses and trees are included in the plant kingdom.",
+        "Stiffness is resistance to elastic deformation.",
+    ],
+)
+def test_well_formed_claims_pass(parse, text: str) -> None:  # type: ignore[no-untyped-def]
+    assert wf.wellformed_reasons(text, parse(text)) == []
+
+
+def test_abbreviations_defined_in_the_source_are_written_out() -> None:
+    source = (
+        "Infants later diagnosed with autism spectrum disorder (ASD) differ. Reactive oxygen species (ROS) and "
+        "reactive nitrogen species (RNS) matter; randomized controlled trials (RCTs) show it."
+    )
+    defs = wf.abbreviation_definitions(source)
+    assert defs["ASD"] == "autism spectrum disorder" and defs["RCT"] == "randomized controlled trials"
+    claim, done = wf.expand_abbreviations("RNS levels rise in ASD and in CTX.", defs, frozenset(wf.COMMON_ABBREVIATIONS))
+    assert claim == "reactive nitrogen species (RNS) levels rise in autism spectrum disorder (ASD) and in CTX."
+    assert done == ["RNS", "ASD"]  # CTX is not defined in the source: it stays (and the check flags it)
