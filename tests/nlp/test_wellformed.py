@@ -53,6 +53,7 @@ def test_abbreviations_defined_in_the_source_are_written_out() -> None:
     )
     defs = wf.abbreviation_definitions(source)
     assert defs["ASD"] == "autism spectrum disorder" and defs["RCT"] == "randomized controlled trials"
-    claim, done = wf.expand_abbreviations("RNS levels rise in ASD and in CTX.", defs, frozenset(wf.COMMON_ABBREVIATIONS))
+    known = frozenset(wf.COMMON_ABBREVIATIONS)
+    claim, done = wf.expand_abbreviations("RNS levels rise in ASD and in CTX.", defs, known)
     assert claim == "reactive nitrogen species (RNS) levels rise in autism spectrum disorder (ASD) and in CTX."
     assert done == ["RNS", "ASD"]  # CTX is not defined in the source: it stays (and the check flags it)

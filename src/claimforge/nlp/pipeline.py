@@ -1,7 +1,8 @@
 """The NLP pipeline (tagger, morphology, parser, lemmatizer) behind one small class, with a parse cache.
 
 Default: the project's own spaCy pipeline trained on UD English-EWT, UD English-Atis (questions) and CRAFT
-(biomedical full text), shipped in the package (``en_claimforge_sci``, docs/models/parser.md); any spaCy pipeline name or path (``en_core_web_sm``, ``en_core_sci_sm``) replaces it.
+(biomedical full text), shipped in the package (``en_claimforge_sci``, docs/models/parser.md); any spaCy pipeline
+name or path (``en_core_web_sm``, ``en_core_sci_sm``) replaces it.
 """
 
 from __future__ import annotations
