@@ -41,7 +41,7 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     if toks and toks[-1].lower_ in _DANGLING:
         reasons.append(reason("dangling_end", repr(toks[-1].text)))
     for a, b in zip(toks, toks[1:], strict=False):
-        if a.lower_ == b.lower_ and a.is_alpha and a.lower_ not in ("that", "had"):
+        if a.lower_ == b.lower_ and a.is_alpha and a.whitespace_ and a.lower_ not in ("that", "had"):
             reasons.append(reason("repeated_word", repr(f"{a.text} {b.text}")))
             break
     if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
@@ -56,17 +56,21 @@ def _has_main_finite(doc: Any) -> bool:
                 return True
             if any(c.dep_ in ("cop", "aux", "aux:pass") and c.tag_ in VERBAL_TAGS for c in t.children):
                 return True
-    # Fallback for the tagger's misses ("speeds" tagged NNS while the morphologizer says VERB): a finite verb
-    # tagged as such anywhere, or an inflected verb form that does not follow a determiner, preposition,
-    # conjunction or auxiliary (where a noun would stand), if it cannot be a noun ("protect") or the
-    # morphologizer calls it a verb; not "... of autism spectrum disorder", where "disorder" is a NOUN.
+    # Fallback for the tagger's misses (the small CNN taggers read "The brain stem monitors the level" as a noun
+    # compound): a finite verb tagged as such anywhere, or an inflected verb form that does not follow a
+    # determiner, preposition, conjunction or auxiliary (where a noun would stand) and either cannot be a noun
+    # ("protect"), or the morphologizer calls it a verb, or something follows it (an object: "monitors the
+    # level"); not the last word of "... of autism spectrum disorder.".
     toks = list(doc)
     for i, t in enumerate(toks):
         if t.tag_ in VERBAL_TAGS and t.pos_ in ("VERB", "AUX"):
             return True
-        if i > 0 and (t.pos_ in ("VERB", "AUX") or not _noun_reading(t.text)) and finite_verb_form(t.text):
+        if i > 0 and finite_verb_form(t.text):
             prev = toks[i - 1]
-            if prev.pos_ not in _NOT_BEFORE_VERB and prev.lower_ not in ("a", "an", "the", "to", "of"):
+            if prev.pos_ in _NOT_BEFORE_VERB or prev.lower_ in ("a", "an", "the", "to", "of"):
+                continue
+            followed = i + 1 < len(toks) and not toks[i + 1].is_punct  # "monitors the level", not "... disorder."
+            if t.pos_ in ("VERB", "AUX") or not _noun_reading(t.text) or followed:
                 return True
     return False
 
@@ -372,7 +376,10 @@ def agreement_errors(doc: Any) -> list[str]:
             and subj.i == first_noun.i  # a misparse picks a later noun as the subject
             and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies"))
         )
-        if plural or coordinated:
+        clausal = any(c.tag_ == "VBG" and c.dep_ in ("acl", "amod") for c in subj.children) or (
+            subj.i > 0 and doc[subj.i - 1].tag_ == "VBG"  # "Crossing charges is", "Birds flying ... is"
+        )
+        if (plural or coordinated) and not clausal:
             return [reason("agreement", repr(f"{subj.text} … {finite[0].text}"))]
     return []
 
