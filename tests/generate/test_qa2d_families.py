@@ -173,3 +173,25 @@ def test_context_sentences_about_figures_are_dropped(conv) -> None:  # type: ign
     assert _claim(conv, q, "Legg-Calve-Perthes disease") == (
         "A 3-year-old boy has a painless limp. Legg-Calve-Perthes disease is the most likely diagnosis."
     )
+
+
+MODIFIERS_BEFORE_THE_VERB = [
+    (
+        "What factor largely determines the distinguishing features of terrestrial biomes?",
+        "climate",
+        "Climate largely determines the distinguishing features of terrestrial biomes.",
+    ),
+    ("What always continues in a red supergiant?", "fusion", "Fusion always continues in a red supergiant."),
+    (
+        "What man-made devices in space are used to observe the earth's surface?",
+        "satellites",
+        "Satellites in space are used to observe the earth's surface.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), MODIFIERS_BEFORE_THE_VERB)
+def test_adverbs_and_phrases_between_the_wh_phrase_and_its_verb(
+    conv, question: str, answer: str, expected: str
+) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected

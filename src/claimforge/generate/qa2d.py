@@ -669,8 +669,15 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             raise ConversionError("unsupported_question_form", "fronted preposition without inversion")
         # The wh-phrase is the subject: put the answer in its place, fix agreement of the verb after it.
         verbal = aux.pos_ in ("VERB", "AUX") or aux.tag_.startswith("VB") or aux.tag_ == "MD"
+        between = ""
         if not verbal and not _verb_like(aux, ("VBZ", "VBP", "VBD")):
-            raise ConversionError("no_finite_verb", f"{aux.text!r} after the wh-phrase is not a verb")
+            # An adverb or a prepositional phrase between the wh-phrase and its verb ("What factor largely
+            # determines ...", "What planet in our solar system has ..."): it stays after the answer.
+            j = _verb_after_modifiers(doc, nxt)
+            if j is None:
+                raise ConversionError("no_finite_verb", f"{aux.text!r} after the wh-phrase is not a verb")
+            between = doc[nxt:j].text
+            nxt, aux = j, doc[j]
         plural = _answer_plural(adoc) if ph.kind in ("nominal", "det") else None
         verb_text = aux.text if _acronym(aux.text) else aux.text.lower()
         if plural is not None and (aux.lower_ in SING_PLUR or aux.lower_ in PLUR_SING):
@@ -696,7 +703,7 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             ):
                 filler = f"the {filler}"  # "What bodily system is ..." + "immune" -> "The immune system is ..."
         rest = doc[nxt + 1 :].text if nxt + 1 < len(doc) else ""
-        body = f"{filler} {verb_text} {rest}".strip()
+        body = f"{filler} {between} {verb_text} {rest}".strip()
         body = _fix_predicate_number(body, plural)
         return prefix + _sentence_start(prefix, body)
     return prefix + _sentence_start(prefix, _invert(doc, ph, nxt, filler, answer, adoc))
@@ -706,6 +713,23 @@ _ACTION_WORDS = re.compile(
     r"\b(step|management|manage|treatment|done|intervention|approach|action|investigation|measure|plan|next|confirm|test)\b",
     re.I,
 )
+
+
+def _verb_after_modifiers(doc: Any, i: int, limit: int = 12) -> int | None:
+    """Index of the finite verb after adverbs, or after a prepositional phrase or commas, starting at ``i``; None
+    when the words there are not such modifiers (a coordinated noun: "What color and shape are ...")."""
+    first = doc[i]
+    if not (first.tag_ in ("RB", "RBR", "RBS", "IN", ",") or first.pos_ in ("ADV", "ADP")):
+        return None
+    for k in range(i + 1, min(len(doc), i + limit)):
+        t = doc[k]
+        if t.text in ("?", ";") or t.lower_ in ("which", "that", "who", "what"):
+            return None
+        prev = doc[k - 1]
+        finite = t.tag_ in ("VBZ", "VBP", "VBD", "MD") or (t.pos_ in ("VERB", "AUX") and t.tag_ not in ("VBG", "VBN"))
+        if finite or (_verb_like(t, ("VBZ", "VBP", "VBD")) and prev.pos_ not in ("DET", "ADP")):
+            return k
+    return None
 
 
 def _sentence_start(prefix: str, body: str) -> str:
