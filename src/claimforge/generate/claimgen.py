@@ -561,6 +561,11 @@ class ClaimGenPrefilter:
         return None
 
 
+def _claim_reject(claim: GeneratedClaim, stage: str, reason: str, detail: str, ref: Any) -> Reject:
+    """A reject of one generated claim (scope ``example``)."""
+    return Reject(item_id=claim.item_id, scope="example", stage=stage, reason=reason, detail=detail, ref=ref)
+
+
 def _with_abbreviations_defined(claim: GeneratedClaim, items: dict[str, SentenceItem]) -> GeneratedClaim:
     """The claim with the short forms its source defines written out at first use ("ASD" -> "autism spectrum
     disorder (ASD)", from the sentence, its context and the citing and cited documents), so it stands on its own."""
@@ -652,16 +657,8 @@ class ClaimGen(Pipeline):
         by_id: dict[str, list[GeneratedClaim]] = {}
         for c, why in zip(claims, self.claim_check_reasons([c.text for c in claims]), strict=True):
             if why:
-                chunk.add_reject(
-                    Reject(
-                        item_id=c.item_id,
-                        scope="example",
-                        stage="generate claims",
-                        reason="not_wellformed",
-                        detail=f"{'; '.join(why)} :: {c.text[:200]}",
-                        ref=refs.get(c.item_id),
-                    )
-                )
+                detail = f"{'; '.join(why)} :: {c.text[:200]}"
+                chunk.add_reject(_claim_reject(c, "generate claims", "not_wellformed", detail, refs.get(c.item_id)))
                 continue
             by_id.setdefault(c.item_id, []).append(c)
         for u in units:
@@ -716,16 +713,8 @@ class ClaimGen(Pipeline):
         for n, (u, (k, c)) in enumerate(todo):
             score, doc_id, span = best.get(n, (0.0, "", (0, 0)))
             if score < gate:
-                chunk.add_reject(
-                    Reject(
-                        item_id=c.item_id,
-                        scope="example",
-                        stage="choose evidence",
-                        reason="no_entailing_evidence",
-                        detail=f"claim {k}: best P(entailment)={score:.3f} < {gate}: {c.text[:160]}",
-                        ref=u.item.ref,
-                    )
-                )
+                detail = f"claim {k}: best P(entailment)={score:.3f} < {gate}: {c.text[:160]}"
+                chunk.add_reject(_claim_reject(c, "choose evidence", "no_entailing_evidence", detail, u.item.ref))
                 continue
             doc = docs[doc_id]
             source = "cited" if any(d.id == doc_id for d in u.item.cited) else "citing"
