@@ -749,7 +749,7 @@ def _imperative_answer(adoc: Any) -> bool:
     from lemminflect import getAllLemmas
 
     toks = [t for t in adoc if not t.is_punct]
-    if len(toks) < 2 or toks[0].i != 0 or toks[0].tag_ != "VB":
+    if len(toks) < 2 or toks[0].i != 0 or toks[0].tag_ not in ("VB", "VBP"):
         return False
     return toks[0].lower_ in getAllLemmas(toks[0].lower_).get("VERB", ())
 
