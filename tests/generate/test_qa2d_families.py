@@ -179,7 +179,7 @@ MODIFIERS_BEFORE_THE_VERB = [
     (
         "What factor largely determines the distinguishing features of terrestrial biomes?",
         "climate",
-        "Climate largely determines the distinguishing features of terrestrial biomes.",
+        "The climate largely determines the distinguishing features of terrestrial biomes.",
     ),
     ("What always continues in a red supergiant?", "fusion", "Fusion always continues in a red supergiant."),
     (
@@ -194,4 +194,41 @@ MODIFIERS_BEFORE_THE_VERB = [
 def test_adverbs_and_phrases_between_the_wh_phrase_and_its_verb(
     conv, question: str, answer: str, expected: str
 ) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected
+
+
+COPULAR_AND_ARTICLES = [
+    # "is" before an adjective predicate of why/where questions
+    (
+        "Why is the drift velocity negligible?",
+        "because of many free charges",
+        "The drift velocity is negligible because of many free charges.",
+    ),
+    (
+        "Where is the potential energy of a river the highest?",
+        "at the source",
+        "The potential energy of a river is the highest at the source.",
+    ),
+    # a gerund after a preposition is not the main verb
+    (
+        "What is the most important muscle involved in the process of breathing?",
+        "diaphragm",
+        "The most important muscle involved in the process of breathing is the diaphragm.",
+    ),
+    # a bare singular noun answer gets the article the LM prefers
+    (
+        "A long chain of monosaccharides linked by glycosidic bonds is known as what?",
+        "polysaccharide",
+        "A long chain of monosaccharides linked by glycosidic bonds is known as a polysaccharide.",
+    ),
+    (
+        "What produces hormones referred to as thymosins?",
+        "thymus",
+        "The thymus produces hormones referred to as thymosins.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), COPULAR_AND_ARTICLES)
+def test_copular_questions_and_articles(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
     assert _claim(conv, question, answer) == expected

@@ -255,9 +255,8 @@ def test_the_lazy_check_writes_what_the_full_check_balances_to() -> None:
     assert len(lazy.used_item_ids) + lazy.n_rejected_items == lazy.n_input
 
 
-
 def test_multi2claim_skips_a_distractor_that_means_the_answer() -> None:
-    """"two times a year" / "2 times a year": the answer's claim entails the distractor's, so the next distractor
+    """ "two times a year" / "2 times a year": the answer's claim entails the distractor's, so the next distractor
     makes the REFUTED claim (the synonym is a reject-free skip); with the check off the synonym is used."""
     filler = " ".join(["Cells are the basic units of living things and carry out many processes."] * 5)
     items = [

@@ -159,25 +159,37 @@ class RuleQA2D:
         adocs: list[Any],
         results: list[tuple[QA2DResult, bool]],
     ) -> list[QA2DResult]:
-        """An adjective answer to "what N" keeps the noun ("what type of energy" + "thermal" -> "thermal energy");
-        but "salt", "mass" and "immune" are adjectives and nouns alike: where keeping the noun changed the claim,
-        the claim without it is made too and the LM keeps the more fluent (lower perplexity) of the two."""
+        """Wordings the rules cannot decide, chosen by the LM: an adjective answer to "what N" keeps the noun
+        ("what type of energy" + "thermal" -> "thermal energy"), but "salt", "mass" and "immune" are adjectives and
+        nouns alike, so the claim without the noun is made too; a bare singular noun answer ("polysaccharide") is
+        tried with "the" and "a". An alternative replaces the claim when its perplexity is at least 15% lower."""
         out = [r for r, _ in results]
         if self._lm is None:
             return out
-        alts: dict[int, str] = {}
+        variants: dict[int, list[str]] = {}
         for i, (req, prep, qdoc, adoc) in enumerate(zip(requests, prepared, qdocs, adocs, strict=True)):
-            if out[i].text and results[i][1]:
+            text = out[i].text
+            if not text:
+                continue
+            cands = [text]
+            if results[i][1]:
                 alt, _ = self._one(req, prep, qdoc, adoc, keep_noun=False)
-                if alt.text and alt.text != out[i].text:
-                    alts[i] = alt.text
-        if not alts:
+                if alt.text and alt.text != text:
+                    cands.append(alt.text)
+            cands += _article_variants(text, _clean_answer(req.answer), adoc)
+            if len(cands) > 1:
+                variants[i] = cands
+        if not variants:
             return out
-        idx = sorted(alts)
-        ppl = self._lm.perplexity([out[i].text or "" for i in idx] + [alts[i] for i in idx])
-        for k, i in enumerate(idx):
-            if ppl[len(idx) + k] < ppl[k]:
-                out[i] = out[i].model_copy(update={"text": alts[i]})
+        flat = [c for i in sorted(variants) for c in variants[i]]
+        ppl = self._lm.perplexity(flat)
+        k = 0
+        for i in sorted(variants):
+            cands = variants[i]
+            best = min(range(len(cands)), key=lambda j: (ppl[k + j], j))
+            if best and ppl[k + best] < LM_MARGIN * ppl[k]:  # clearly more fluent, not noise ("is an oxygen")
+                out[i] = out[i].model_copy(update={"text": cands[best]})
+            k += len(cands)
         return out
 
     def _one(
@@ -732,6 +744,32 @@ def _verb_after_modifiers(doc: Any, i: int, limit: int = 12) -> int | None:
     return None
 
 
+LM_MARGIN = 0.85  # an alternative wording replaces the claim only with a perplexity at least 15% lower
+
+
+def _article_variants(text: str, answer: str, adoc: Any) -> list[str]:
+    """For a bare singular noun answer ("polysaccharide", "kidney"), the claim with "the" and with "a"/"an" before
+    it ("... is known as a polysaccharide", "The kidney is made up of ..."), for the LM to choose from."""
+    toks = [t for t in adoc if not t.is_punct]
+    if len(toks) != 1 or toks[0].tag_ != "NN" or not answer.islower() or not answer.isalpha():
+        return []
+    if answer.endswith((*_MASS_SUFFIXES, "ry", "my", "ics")):  # "biochemistry", "anatomy": no article
+        return []
+    m = re.search(rf"(?<![\w-]){re.escape(answer)}(?![\w-])", text, re.I)
+    if m is None:
+        return []
+    before = text[: m.start()]
+    if re.search(r"\b(the|a|an|this|that|its|their|his|her|of|no)\s+$", before, re.I):
+        return []
+    found = text[m.start() : m.end()]
+    indef = "an" if answer[:1] in "aeiou" else "a"
+    out = []
+    for art in ("the", indef):
+        word = art.capitalize() if m.start() == 0 else art
+        out.append(f"{before}{word} {found[0].lower() + found[1:] if m.start() == 0 else found}{text[m.end() :]}")
+    return out
+
+
 def _sentence_start(prefix: str, body: str) -> str:
     """A claim sentence after context sentences starts with a capital ("... in Figure A. Rectal suction ...")."""
     if prefix.strip() and prefix.rstrip()[-1:] in ".!?" and body[:1].islower():
@@ -856,8 +894,8 @@ def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None
     k = len(rest) - 1
     while k > 0 and rest[k].tag_ in _TRAILING_OK:
         k -= 1
-    if k > 0 and rest[k].tag_ in ("VBN", "VBG", "VBD"):
-        return k
+    if k > 0 and rest[k].tag_ in ("VBN", "VBG", "VBD") and rest[k - 1].tag_ not in ("IN", "TO"):
+        return k  # not a gerund object: "involved in the process of breathing"
     return None
 
 
@@ -877,12 +915,17 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     adverbs = ""
     if aux.lower_ not in ("do", "does", "did") and verb_i is not None:
         k = n_subj
-        while k > 1 and rest_all[k - 1].tag_ in ("RB", "RBR", "RBS") and rest_all[k - 1].lower_ not in ("not", "n't"):
+        while k > 1 and _true_adverb(rest_all[k - 1]):
             k -= 1
         adverbs = "".join(t.text_with_ws for t in rest_all[k:n_subj]).strip()
         rest_all, n_subj = rest_all[:k] + rest_all[n_subj:], k
         if verb_i is not None:
             verb_i = k
+    predicate = ""
+    if verb_i is None and aux.lower_ in BE_FORMS and ph.kind == "adverb":
+        k = _adjective_predicate(rest_all[:n_subj])  # "Why is the drift velocity negligible?"
+        predicate = "".join(t.text_with_ws for t in rest_all[k:n_subj]).strip()
+        rest_all, n_subj = rest_all[:k] + rest_all[n_subj:], k
     subj = "".join(t.text_with_ws for t in rest_all[:n_subj]).strip()
     first = rest_all[0]
     if subj[:1].isupper() and first.tag_ not in ("NNP", "NNPS") and not _acronym(first.text):
@@ -913,7 +956,30 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         words.append(f" {ins} ")
     else:
         words.insert(slot, f" {ins} ")
-    return f"{subj} {aux_text} {adverbs} {''.join(words)}"
+    return f"{subj} {aux_text} {adverbs} {predicate} {''.join(words)}"
+
+
+def _true_adverb(t: Any) -> bool:
+    """An adverb the tagger and lemminflect agree on ("commonly"; not "sporangia" tagged RB, not "not")."""
+    from lemminflect import getAllLemmas
+
+    if t.tag_ not in ("RB", "RBR", "RBS") or t.lower_ in ("not", "n't"):
+        return False
+    readings = getAllLemmas(t.lower_)
+    return "ADV" in readings and "NOUN" not in readings
+
+
+def _adjective_predicate(toks: list[Any]) -> int:
+    """Where a trailing adjective predicate starts in "the drift velocity negligible", "the potential energy of a
+    river the highest" (so that "is" goes before it); ``len(toks)`` when there is none."""
+    k = len(toks)
+    while k > 1 and (toks[k - 1].tag_ in ("JJ", "JJR", "JJS") or _true_adverb(toks[k - 1])):
+        k -= 1
+    if k < len(toks) and k > 1 and toks[k - 1].lower_ in ("the", "most", "least", "more", "less"):
+        k -= 1
+    if k == len(toks) or k < 2 or toks[k - 1].tag_ not in ("NN", "NNS", "NNP", "NNPS"):
+        return len(toks)
+    return k
 
 
 def _coordinated_verbs(rest: list[Any]) -> list[int]:

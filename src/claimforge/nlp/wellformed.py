@@ -49,6 +49,9 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     return reasons
 
 
+_OBJECT_START = frozenset({"DET", "NOUN", "PROPN", "ADJ", "PRON", "NUM"})
+
+
 def _has_main_finite(doc: Any) -> bool:
     for t in doc:
         if t.dep_ == "ROOT":
@@ -69,7 +72,9 @@ def _has_main_finite(doc: Any) -> bool:
             prev = toks[i - 1]
             if prev.pos_ in _NOT_BEFORE_VERB or prev.lower_ in ("a", "an", "the", "to", "of"):
                 continue
-            followed = i + 1 < len(toks) and not toks[i + 1].is_punct  # "monitors the level", not "... disorder."
+            nxt = toks[i + 1] if i + 1 < len(toks) else None
+            # an object or particle follows: "monitors the level", "speed up"; not "disorder." or "landscape and"
+            followed = nxt is not None and (nxt.pos_ in _OBJECT_START or nxt.tag_ == "RP")
             if t.pos_ in ("VERB", "AUX") or not _noun_reading(t.text) or followed:
                 return True
     return False
@@ -328,7 +333,8 @@ def _np_position(t: Any) -> str:
 _WH_SUBJECT = frozenset({"what", "which", "who", "whom", "whose"})
 _QUESTION_LEFT = re.compile(
     r"\b(?:which|what) of (?:the following|these|those)\b|\bof the following\b|\b(?:all|none|both) of the above\b"
-    r"|\bhow (?:many|much)\b|_{2,}",
+    r"|\bhow (?:many|much)\b|_{2,}"
+    r"|\b(?:to|of|from|by|with|for|on|at|than) what\b(?=\s*[,.;]|\s*$)",  # "... from high to high to what, in ..."
     re.I,
 )
 
