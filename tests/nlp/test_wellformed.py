@@ -57,3 +57,12 @@ def test_abbreviations_defined_in_the_source_are_written_out() -> None:
     claim, done = wf.expand_abbreviations("RNS levels rise in ASD and in CTX.", defs, known)
     assert claim == "reactive nitrogen species (RNS) levels rise in autism spectrum disorder (ASD) and in CTX."
     assert done == ["RNS", "ASD"]  # CTX is not defined in the source: it stays (and the check flags it)
+
+
+def test_restore_case_from_the_evidence() -> None:
+    from claimforge.nlp.normalize import restore_case
+
+    src = "Dissolving NaOH in water gives ions. The Paleozoic era began long ago. The Latin word. Water is wet."
+    assert restore_case("Naoh forms in the paleozoic, says the latin text about water.", src) == (
+        "NaOH forms in the Paleozoic, says the Latin text about water."
+    )

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from claimforge.nlp.normalize import contains_content, content_lemmas, word_count
+from claimforge.nlp.normalize import contains_content, content_lemmas, restore_case, word_count
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Example, Label, MCQItem, Reject
 from claimforge.registry import registry
@@ -218,7 +218,12 @@ class Multi2Claim(Pipeline):
         for u in units:
             reqs.append(QA2DRequest(question=u.item.question, answer=u.item.answer or ""))
             reqs.extend(QA2DRequest(question=u.item.question, answer=d) for d, _ in u.data["distractors"])
-        results = self._wellformed([self._length_checked(r) for r in self.qa2d.convert(reqs)])
+        sources = [u.item.explanation or "" for u in units for _ in range(1 + len(u.data["distractors"]))]
+        results = [
+            r.model_copy(update={"text": restore_case(r.text, src)}) if r.text else r
+            for r, src in zip(self.qa2d.convert(reqs), sources, strict=True)
+        ]
+        results = self._wellformed([self._length_checked(r) for r in results])
         per_unit: list[tuple[QA2DResult, list[QA2DResult]]] = []
         i = 0
         for u in units:

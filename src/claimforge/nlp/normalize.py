@@ -140,3 +140,30 @@ def finish_sentence(text: str) -> str | None:
     if t[-1] not in ".!?":
         t += "."
     return t
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
+
+
+def restore_case(text: str, source: str) -> str:
+    """Words of ``text`` in the casing ``source`` gives them where it is not sentence case: proper names and
+    symbols the claim lost because options are lower-cased ("paleozoic" -> "Paleozoic", "naoh" -> "NaOH",
+    "latin" -> "Latin"). Only words ``source`` always writes the same way in mid-sentence, with a capital letter."""
+    forms: dict[str, set[str]] = {}
+    for m in _WORD.finditer(source):
+        word = m.group(0)
+        before = source[: m.start()].rstrip()
+        sentence_start = not before or before[-1] in ".!?:"
+        if sentence_start and not any(c.isupper() for c in word[1:]):
+            continue
+        forms.setdefault(word.lower(), set()).add(word)
+    cased = {low: next(iter(f)) for low, f in forms.items() if len(f) == 1 and next(iter(f)) != low}
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        form = cased.get(word.lower())
+        if form is None or word not in (word.lower(), word.lower().capitalize()):
+            return word
+        return form
+
+    return _WORD.sub(fix, text)
