@@ -28,6 +28,14 @@ def shared_data():  # type: ignore[no-untyped-def]
     return _shared_data
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The session's cache is set before any fixture runs, module- and session-scoped ones included (a module
+    fixture that builds must not read the user's cache, which may hold parses of other weights)."""
+    os.environ.pop("CLAIMFORGE_NO_CACHE", None)
+    os.environ["CLAIMFORGE_CACHE"] = str(tmp_path_factory.getbasetemp() / "cache")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Each test session gets its own on-disk cache, never the user's; the CLI sets environment variables
