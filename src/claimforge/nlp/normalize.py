@@ -142,7 +142,7 @@ def finish_sentence(text: str) -> str | None:
     return t
 
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
+_CASED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
 
 
 def restore_case(text: str, source: str) -> str:
@@ -150,7 +150,7 @@ def restore_case(text: str, source: str) -> str:
     symbols the claim lost because options are lower-cased ("paleozoic" -> "Paleozoic", "naoh" -> "NaOH",
     "latin" -> "Latin"). Only words ``source`` always writes the same way in mid-sentence, with a capital letter."""
     forms: dict[str, set[str]] = {}
-    for m in _WORD.finditer(source):
+    for m in _CASED_WORD.finditer(source):
         word = m.group(0)
         before = source[: m.start()].rstrip()
         sentence_start = not before or before[-1] in ".!?:"
@@ -166,4 +166,4 @@ def restore_case(text: str, source: str) -> str:
             return word
         return form
 
-    return _WORD.sub(fix, text)
+    return _CASED_WORD.sub(fix, text)
