@@ -566,15 +566,21 @@ def _claim_reject(claim: GeneratedClaim, stage: str, reason: str, detail: str, r
     return Reject(item_id=claim.item_id, scope="example", stage=stage, reason=reason, detail=detail, ref=ref)
 
 
-def _with_abbreviations_defined(claim: GeneratedClaim, items: dict[str, SentenceItem]) -> GeneratedClaim:
-    """The claim with the short forms its source defines written out at first use ("ASD" -> "autism spectrum
-    disorder (ASD)", from the sentence, its context and the citing and cited documents), so it stands on its own."""
-    item = items.get(claim.item_id)
-    if item is None:
-        return claim
+def _defined_abbreviations(item: SentenceItem) -> dict[str, str]:
+    """The short forms an item's sentence, context and citing and cited documents define ("autism spectrum
+    disorder (ASD)")."""
     docs = (*item.cited, *((item.citing,) if item.citing else ()))
-    source = " ".join((*item.context_before, item.sentence, *item.context_after, *(d.text for d in docs)))
-    text, done = expand_abbreviations(claim.text, abbreviation_definitions(source), _KNOWN_ABBREVIATIONS)
+    return abbreviation_definitions(
+        " ".join((*item.context_before, item.sentence, *item.context_after, *(d.text for d in docs)))
+    )
+
+
+def _with_abbreviations_defined(claim: GeneratedClaim, definitions: dict[str, str]) -> GeneratedClaim:
+    """The claim with the short forms its source defines written out at first use ("ASD" -> "autism spectrum
+    disorder (ASD)"), so it stands on its own."""
+    if not definitions:
+        return claim
+    text, done = expand_abbreviations(claim.text, definitions, _KNOWN_ABBREVIATIONS)
     if not done:
         return claim
     return replace(claim, text=text, details={**claim.details, "abbreviations_defined": done})
@@ -653,7 +659,8 @@ class ClaimGen(Pipeline):
         for r in gen.rejects:
             chunk.add_reject(r)
         refs = {u.item.id: u.item.ref for u in units}
-        claims = [_with_abbreviations_defined(c, {u.item.id: u.item for u in units}) for c in gen.claims]
+        definitions = {u.item.id: _defined_abbreviations(u.item) for u in units}
+        claims = [_with_abbreviations_defined(c, definitions.get(c.item_id, {})) for c in gen.claims]
         by_id: dict[str, list[GeneratedClaim]] = {}
         for c, why in zip(claims, self.claim_check_reasons([c.text for c in claims]), strict=True):
             if why:

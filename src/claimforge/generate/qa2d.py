@@ -63,16 +63,20 @@ _FIGURE = re.compile(r"\b(?:Figures?|Fig\.|Image|Table)\s+[A-Z0-9]\b|\b(?:shown|
 def without_figure_sentences(question: str) -> str:
     """The question without context sentences that point at a figure or table the reader cannot see ("A
     radiograph is shown in Figure A."); the asking sentence always stays."""
-    parts = _SENTENCE_END.split(" ".join(question.split()))
+    parts = _sentences(question)
     if len(parts) < 2:
         return question
     kept = [p for p in parts[:-1] if not _FIGURE.search(p)] + parts[-1:]
     return " ".join(kept)
 
 
+def _sentences(question: str) -> list[str]:
+    return _SENTENCE_END.split(" ".join(question.split()))
+
+
 def last_sentence(question: str) -> str:
     """The sentence that asks (the last one), without the context sentences before it."""
-    parts = _SENTENCE_END.split(" ".join(question.split()))
+    parts = _sentences(question)
     return parts[-1] if parts else question
 
 

@@ -149,15 +149,9 @@ def restore_case(text: str, source: str) -> str:
     """Words of ``text`` in the casing ``source`` gives them where it is not sentence case: proper names and
     symbols the claim lost because options are lower-cased ("paleozoic" -> "Paleozoic", "naoh" -> "NaOH",
     "latin" -> "Latin"). Only words ``source`` always writes the same way in mid-sentence, with a capital letter."""
-    forms: dict[str, set[str]] = {}
-    for m in _CASED_WORD.finditer(source):
-        word = m.group(0)
-        before = source[: m.start()].rstrip()
-        sentence_start = not before or before[-1] in ".!?:"
-        if sentence_start and not any(c.isupper() for c in word[1:]):
-            continue
-        forms.setdefault(word.lower(), set()).add(word)
-    cased = {low: next(iter(f)) for low, f in forms.items() if len(f) == 1 and next(iter(f)) != low}
+    cased = _case_forms(source)
+    if not cased:
+        return text
 
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
@@ -167,3 +161,18 @@ def restore_case(text: str, source: str) -> str:
         return form
 
     return _CASED_WORD.sub(fix, text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _case_forms(source: str) -> dict[str, str]:
+    """lower-case word -> its one mid-sentence form with a capital in ``source`` (one call per explanation, though
+    every option's claim of a question asks)."""
+    forms: dict[str, set[str]] = {}
+    for m in _CASED_WORD.finditer(source):
+        word = m.group(0)
+        before = source[: m.start()].rstrip()
+        sentence_start = not before or before[-1] in ".!?:"
+        if sentence_start and not any(c.isupper() for c in word[1:]):
+            continue
+        forms.setdefault(word.lower(), set()).add(word)
+    return {low: next(iter(f)) for low, f in forms.items() if len(f) == 1 and next(iter(f)) != low}
