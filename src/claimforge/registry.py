@@ -30,6 +30,8 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "embedder": ("claimforge.backends.embeddings",),
     "seq2seq": ("claimforge.backends.seq2seq",),
     "llm": ("claimforge.backends.llm",),
+    "fillmask": ("claimforge.backends.fillmask",),
+    "retriever": ("claimforge.backends.retrieval",),
     "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
     "pipeline": ("claimforge.generate.multi2claim", "claimforge.generate.claimgen", "claimforge.generate.kbin"),
     "generator": ("claimforge.generate.claimgen",),
