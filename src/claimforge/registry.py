@@ -16,7 +16,7 @@ T = TypeVar("T")
 # Modules whose import registers the built-in components of each kind (imported on first lookup
 # of that kind, so asking for a reader never imports torch).
 _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
-    "reader": ("claimforge.io.mcq", "claimforge.io.sentences"),
+    "reader": ("claimforge.io.mcq", "claimforge.io.sentences", "claimforge.io.posts"),
     "nlp": ("claimforge.nlp.pipeline",),
     "ner": ("claimforge.nlp.entities",),
     "kb": (
@@ -36,6 +36,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "pipeline": ("claimforge.generate.multi2claim", "claimforge.generate.claimgen", "claimforge.generate.kbin"),
     "generator": ("claimforge.generate.claimgen",),
     "claim_check": ("claimforge.generate.claim_check",),
+    "saliency": ("claimforge.generate.saliency",),
     "negator": ("claimforge.generate.kbin", "claimforge.generate.edit_negator"),
     "task": ("claimforge.io.benchmarks",),
     "verifier": (

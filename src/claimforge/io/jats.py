@@ -40,15 +40,18 @@ def _text(el: ET.Element) -> str:
     return "".join(parts)
 
 
-def jats_document(data: bytes, doc_id: str, where: str) -> Document:
-    """A document of the abstract's and the body's paragraph sentences; ``where`` names the file in errors."""
+def jats_document(
+    data: bytes, doc_id: str, where: str, parts: tuple[str, ...] = ("abstract", "body")
+) -> Document:
+    """A document of the abstract's and the body's paragraph sentences (``parts``: which of the two); ``where``
+    names the file in errors."""
     try:
         root = ET.fromstring(data)
     except ET.ParseError as e:
         raise InputError(Path(where), f"line {e.position[0]}", f"not well-formed XML ({e})") from None
     title_el = root.find(".//article-meta/title-group/article-title")
     sentences: list[str] = []
-    for part in ("abstract", "body"):
+    for part in parts:
         for section in root.iter():
             if _local(section.tag) != part:
                 continue
