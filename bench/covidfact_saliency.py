@@ -60,7 +60,8 @@ def gold_items(path: Path) -> list[tuple[str, set[int]]]:
 
 def recall(ranked: list[list], gold: list[set[int]], k: int) -> float:
     hits = [
-        any(w.start in g or any(s >= w.start and s < w.end for s in g) for w in r[:k]) for r, g in zip(ranked, gold)
+        any(w.start in g or any(s >= w.start and s < w.end for s in g) for w in r[:k])
+        for r, g in zip(ranked, gold, strict=True)
     ]
     return float(np.mean(hits)) if hits else 0.0
 
@@ -106,7 +107,7 @@ def main() -> int:
         for layer in range(n_layers):
             for head in [*range(n_heads), None]:
                 ranked = []
-                for (att, off), ws in zip(atts, cands):
+                for (att, off), ws in zip(atts, cands, strict=True):
                     w = att[layer].mean(axis=0) if head is None else att[layer][head]
                     ranked.append(_ranked(ws, word_scores(w, off, ws)))
                 grid[(layer, head)] = (
@@ -122,7 +123,7 @@ def main() -> int:
                 "recall_half_b": round(grid[best][1], 4),
             },
             "grid": {
-                f"{l}:{'mean' if h is None else h}": [round(a, 4), round(b, 4)] for (l, h), (a, b) in grid.items()
+                f"{lay}:{'mean' if h is None else h}": [round(a, 4), round(b, 4)] for (lay, h), (a, b) in grid.items()
             },
         }
         print("sweep", result["sweep"]["chosen_on_half_a"])
