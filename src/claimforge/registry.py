@@ -33,7 +33,12 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "fillmask": ("claimforge.backends.fillmask",),
     "retriever": ("claimforge.backends.retrieval",),
     "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
-    "pipeline": ("claimforge.generate.multi2claim", "claimforge.generate.claimgen", "claimforge.generate.kbin"),
+    "pipeline": (
+        "claimforge.generate.multi2claim",
+        "claimforge.generate.claimgen",
+        "claimforge.generate.kbin",
+        "claimforge.generate.covidfact",
+    ),
     "generator": ("claimforge.generate.claimgen",),
     "claim_check": ("claimforge.generate.claim_check",),
     "saliency": ("claimforge.generate.saliency",),

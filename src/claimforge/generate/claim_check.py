@@ -26,6 +26,7 @@ from claimforge.nlp.wellformed import (
     COMMON_ABBREVIATIONS,
     atomicity_reasons,
     decontextualization_reasons,
+    headline_reasons,
     reason,
     wellformed_reasons,
 )
@@ -45,6 +46,9 @@ class ClaimCheckConfig(ComponentConfig):
     # docs/claim_quality.md lists the reasons. On for ClaimGen, whose claims come from sentences in a paper.
     self_contained: bool = False
     atomic: bool = False
+    # Require a finite main verb by the parse alone (``headline_fragment``): for titles and posts, where headline
+    # fragments ("Predicting epidemic risk from contact data") are common and the verb fallback lets them pass.
+    strict_root: bool = False
     extra_abbreviations: tuple[str, ...] = ()
 
 
@@ -71,6 +75,8 @@ class ClaimCheck:
                 reasons += decontextualization_reasons(t, d, known)
             if c.atomic:
                 reasons += atomicity_reasons(t, d)
+            if c.strict_root:
+                reasons += headline_reasons(t, d)
             out.append(reasons)
         scored = [i for i, t in enumerate(texts) if len(t.split()) >= c.lm_min_words]
         if self._lm is not None and scored:

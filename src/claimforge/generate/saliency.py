@@ -128,8 +128,8 @@ class POSSaliency(_Base):
 
 class YAKEConfig(ComponentConfig):
     nlp: dict[str, Any] = Field(default_factory=lambda: {"name": "spacy"})
-    window: int = Field(1, ge=1)  # YAKE's co-occurrence window
-    dedup: float = Field(0.9, gt=0, le=1)
+    window: int = Field(default=1, ge=1)  # YAKE's co-occurrence window
+    dedup: float = Field(default=0.9, gt=0, le=1)
 
 
 class YAKESaliency(_Base):
@@ -159,8 +159,8 @@ class AttentionSaliencyConfig(ComponentConfig):
     model: str = "embedded"
     layer: int = -1  # which layer's attention (negative: from the top)
     head: int | None = None  # one head, or None for the mean of the layer's heads
-    max_length: int = Field(128, ge=8)
-    batch_size: int = Field(32, ge=1)
+    max_length: int = Field(default=128, ge=8)
+    batch_size: int = Field(default=32, ge=1)
 
 
 @functools.lru_cache(maxsize=2)
@@ -314,7 +314,7 @@ class LearnedSaliency(_Base):
 
     def _scores(self, claims: list[str], cands: list[list[SalientWord]]) -> list[list[float]]:
         found = self.yake._scores(claims, cands)
-        out = []
+        out: list[list[float]] = []
         for (att, off), words, yk in zip(self.attention.attentions(claims), cands, found, strict=True):
             if not words:
                 out.append([])

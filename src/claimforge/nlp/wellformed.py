@@ -52,13 +52,45 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
 _OBJECT_START = frozenset({"DET", "NOUN", "PROPN", "ADJ", "PRON", "NUM"})
 
 
-def _has_main_finite(doc: Any) -> bool:
+def root_is_finite(doc: Any) -> bool:
+    """Whether the parse's root is a finite verb or has a finite auxiliary or copula (no fallbacks)."""
     for t in doc:
         if t.dep_ == "ROOT":
             if t.tag_ in VERBAL_TAGS or t.tag_ == "VB" or "VerbForm=Fin" in str(t.morph):
                 return True
             if any(c.dep_ in ("cop", "aux", "aux:pass") and c.tag_ in VERBAL_TAGS for c in t.children):
                 return True
+    return False
+
+
+def headline_reasons(text: str, doc: Any) -> list[str]:
+    """Why a title is not a full declarative sentence by the parse alone (``headline_fragment``): its root is not
+    a finite verb ("Predicting epidemic risk from past contact data", "Safety and efficacy of ...: a randomized
+    trial"). Stricter than :func:`fluency_checks`, whose fallback accepts a verb form the tagger missed: titles
+    are headline fragments far more often than generated claims are."""
+    return [] if root_is_finite(doc) else [reason("headline_fragment", "the root is not a finite verb")]
+
+
+_TITLE_WORD = re.compile(r"\b[A-Z][a-z]+\b")
+
+
+def sentence_case(title: str) -> str:
+    """A Title Case title in sentence case ("Energy Landscape Reveals That the Cell Cycle Is Robust" -> "Energy
+    landscape reveals that the cell cycle is robust"): capitalised words lose the capital except the first word;
+    acronyms and words with inner capitals or digits keep theirs. Titles not in Title Case (fewer than half of
+    their words of four or more letters capitalised after the first) are returned as they are. Proper names
+    lose their capital too: restore them from the source (:func:`claimforge.nlp.normalize.restore_case`)."""
+    words = [w for w in re.findall(r"[A-Za-z][\w\-]*", title)[1:] if len(w) >= 4]
+    if not words or sum(w[0].isupper() for w in words) < 0.5 * len(words):
+        return title
+    first = re.match(r"\W*\w+", title)
+    head = first.end() if first else 0
+    return title[:head] + _TITLE_WORD.sub(lambda m: m.group(0).lower(), title[head:])
+
+
+def _has_main_finite(doc: Any) -> bool:
+    if root_is_finite(doc):
+        return True
     # Fallback for the tagger's misses (the small CNN taggers read "The brain stem monitors the level" as a noun
     # compound): a finite verb tagged as such anywhere, or an inflected verb form that does not follow a
     # determiner, preposition, conjunction or auxiliary (where a noun would stand) and either cannot be a noun

@@ -1,0 +1,564 @@
+"""COVID-Fact (Saakyan et al. 2021, ``covid_fact.txt``): real-world claims and their sources → SUPPORTED claims
+with evidence sentences, and REFUTED counter-claims made by replacing a salient word with a masked-LM infill that
+the judge says contradicts the original.
+
+Stages (``docs/covidfact.md``):
+
+1. pre-filter (§2.1, trust): removed posts, upvote ratio below ``min_upvote_ratio``, source domains outside
+   ``allow_domains`` or inside ``deny_domains`` (the paper's Alexa rank is not available offline), empty claims;
+2. ``check claims`` (§2.1, well-formed): the title's first sentence (``multi_sentence: first``) must be a full
+   declarative sentence with a main finite verb, not a question or a headline fragment (the emit-time claim check);
+3. ``find sources``: the claim's linked source (the post's, or the article's own abstract); with a ``corpus``, the
+   source must be among the ``source_match_k`` documents retrieved for the claim (replacing the paper's Google
+   check), and a claim without a linked source takes the ``source_docs`` best retrieved documents;
+4. ``select evidence`` (§2.3): the ``evidence_k`` sentences of the sources most similar to the claim (embedding
+   cosine; sentences that contain the claim itself are discarded);
+5. ``salient words`` (§2.2.1): the ``n_salient`` most salient words (``saliency``: learned, attention, yake, pos);
+6. ``counter-claims`` (§2.2.2): ``fill_k`` fill-mask candidates for each salient word (10-30 per claim); each must
+   pass the claim check, and the judge's P(contradiction) of the candidate against the original claim and/or the
+   evidence (``gate_against``) must reach ``min_contradiction``; the ``max_counter_claims`` most contradicted
+   are kept, at most one per substitute word;
+7. ``pair NEI evidence`` (optional, ``nei``): the claim with the most similar sentences of an unrelated source;
+8. the label check and label selection every pipeline ends with.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import Field, model_validator
+
+from claimforge.io.posts import domain_of
+from claimforge.io.rows import read_text
+from claimforge.io.sentences import split_text
+from claimforge.nlp.normalize import content_lemmas, finish_sentence, lemma, restore_case
+from claimforge.nlp.wellformed import sentence_case
+from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
+from claimforge.records import Document, Label, Reject, SentenceItem
+from claimforge.registry import registry
+from claimforge.verify.label_check import DEFAULT_JUDGE, judge
+
+METHOD = "covidfact"
+
+
+@dataclass
+class _Evidence:
+    """The evidence sentences of a claim: (document id, sentence index, text, cosine) best first."""
+
+    sentences: list[tuple[str, int, str, float]]
+    sources: list[dict[str, Any]]  # each source document: id, how it was found, retrieval rank and score
+
+    @property
+    def text(self) -> str:
+        return " ".join(s for _, _, s, _ in self.sentences)
+
+    @property
+    def doc_ids(self) -> str:
+        return "|".join(dict.fromkeys(d for d, _, _, _ in self.sentences))
+
+
+@dataclass
+class _Counter:
+    text: str
+    replaced: str
+    start: int
+    end: int
+    substitute: str
+    fill_score: float
+    salient_rank: int
+    contradiction: dict[str, float] = field(default_factory=dict)
+
+
+class CovidFactConfig(LabelCheckConfig):
+    reader: dict[str, Any] | None = None
+    # -- trust filters (pre-filter): each a reject reason
+    filter_removed: bool = True
+    min_upvote_ratio: float | None = Field(0.7, ge=0, le=1)  # posts without a ratio pass
+    # domains (or a file: one per line, or a CSV whose first column is the domain); a subdomain matches its domain
+    allow_domains: list[str] | str | None = None
+    deny_domains: list[str] | str | None = None
+    # -- well-formed claims
+    multi_sentence: Literal["first", "reject"] = "first"
+    min_claim_words: int = Field(4, ge=1)
+    max_claim_words: int = Field(60, ge=1)
+    claim_check: dict[str, Any] | None = {"name": "wellformed", "strict_root": True}
+    # -- sources and evidence
+    corpus: str | None = None  # documents to retrieve from (read_corpus formats); "input": the reader's file
+    retriever: dict[str, Any] = {"name": "hybrid"}
+    # the linked source must be among this many documents retrieved for the claim (with a corpus; None: no check)
+    source_match_k: int | None = Field(5, ge=1)
+    source_docs: int = Field(5, ge=1)  # documents a claim without a linked source takes from the corpus
+    embedder: dict[str, Any] = {"name": "sentence-transformers"}
+    evidence_k: int = Field(5, ge=1)
+    min_evidence_cosine: float = Field(0.3, ge=-1, le=1)
+    # -- counter-claims
+    saliency: dict[str, Any] = {"name": "learned"}
+    n_salient: int = Field(3, ge=1)
+    fillmask: dict[str, Any] = {"name": "embedded"}
+    fill_k: int = Field(10, ge=1)
+    gate: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_JUDGE))
+    gate_against: Literal["claim", "evidence", "both"] = "both"
+    min_contradiction: float = Field(0.75, ge=0, le=1)
+    max_counter_claims: int = Field(3, ge=1)
+    # -- NOT_ENOUGH_INFO: the claim with sentences of an unrelated source
+    nei: bool = False
+    nei_top_k: int = Field(20, ge=1)
+    balance: bool = False
+    seed: int = 13
+    labels: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED)
+
+    @model_validator(mode="after")
+    def _nei_when_asked(self) -> CovidFactConfig:
+        if Label.NOT_ENOUGH_INFO in self.labels and not self.nei:
+            raise ValueError("labels include NOT_ENOUGH_INFO: set nei=true to pair claims with unrelated evidence")
+        return self
+
+
+def _domains(value: list[str] | str | None) -> frozenset[str] | None:
+    """A domain list from the config: a list, or a file with one domain per line (a CSV's first column)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        lines = read_text(Path(value)).splitlines()
+        value = [ln.split(",")[0].strip().strip('"') for ln in lines]
+    out = set()
+    for d in value:
+        d = d.strip().lower()
+        if d and "." in d:
+            out.add(domain_of(d) if "://" in d else d.removeprefix("www."))
+    return frozenset(out)
+
+
+def _in(domain: str, domains: frozenset[str]) -> bool:
+    parts = domain.split(".")
+    return any(".".join(parts[i:]) in domains for i in range(len(parts) - 1))
+
+
+class CovidFactPrefilter:
+    """Trust filters (§2.1) in input order: duplicate ids, removed posts, low upvote ratio, source domains."""
+
+    def __init__(self, config: CovidFactConfig) -> None:
+        self.config = config
+        self.allow = _domains(config.allow_domains)
+        self.deny = _domains(config.deny_domains)
+        self._seen: set[str] = set()
+
+    def check(self, item: SentenceItem) -> tuple[int, str, str] | None:
+        c = self.config
+        if item.id in self._seen:
+            return 0, "duplicate_item_id", ""
+        self._seen.add(item.id)
+        if not item.sentence.strip():
+            return 0, "empty_claim", ""
+        meta = item.meta
+        if c.filter_removed and meta.get("removed"):
+            return 1, "removed_post", str(meta.get("flair", ""))
+        ratio = meta.get("upvote_ratio")
+        if c.min_upvote_ratio is not None and ratio is not None and ratio < c.min_upvote_ratio:
+            return 2, "low_upvote_ratio", f"{ratio} < {c.min_upvote_ratio}"
+        domain = str(meta.get("domain", ""))
+        if self.deny is not None and domain and _in(domain, self.deny):
+            return 3, "source_denied", domain
+        if self.allow is not None and not (domain and _in(domain, self.allow)):
+            return 3, "source_not_allowed", domain or "no source URL"
+        return None
+
+
+_WS = re.compile(r"\s+")
+
+
+def _norm(text: str) -> str:
+    return _WS.sub(" ", re.sub(r"[^\w\s]", " ", text.lower())).strip()
+
+
+class CovidFact(Pipeline):
+    """Real-world claims → SUPPORTED (claim, evidence sentences) and REFUTED (fill-mask counter-claims, the same
+    evidence), optionally NOT_ENOUGH_INFO (Saakyan et al. 2021)."""
+
+    method = METHOD
+    item_type = SentenceItem
+    component_kinds = {
+        "claim_check": "claim_check",
+        "retriever": "retriever",
+        "embedder": "embedder",
+        "saliency": "saliency",
+        "fillmask": "fillmask",
+        "gate": "nli",
+        "judge": "nli",
+    }
+    prefilter_fields = ("filter_removed", "min_upvote_ratio", "allow_domains", "deny_domains")
+    config: CovidFactConfig
+
+    def __init__(self, config: CovidFactConfig, **components: Any) -> None:
+        super().__init__(config, **components)
+        self._corpus: dict[str, Document] | None = None
+        self._indexed = False
+
+    def uses(self, name: str) -> bool:
+        if name == "retriever":
+            return self.config.corpus is not None
+        return name == "gate" or super().uses(name)
+
+    def prefilter(self) -> CovidFactPrefilter:
+        return CovidFactPrefilter(self.config)
+
+    def stages(self) -> list[Stage]:
+        return [
+            Stage(
+                "check claims",
+                "map",
+                self._check_claims,
+                ("item",),
+                ("claim",),
+                ("multi_sentence", "min_claim_words", "max_claim_words", "claim_check"),
+            ),
+            Stage(
+                "find sources",
+                "map",
+                self._find_sources,
+                ("item", "claim"),
+                ("sources",),
+                ("corpus", "retriever", "source_match_k", "source_docs"),
+            ),
+            Stage(
+                "select evidence",
+                "map",
+                self._select_evidence,
+                ("item", "claim", "sources"),
+                ("evidence",),
+                ("embedder", "evidence_k", "min_evidence_cosine"),
+            ),
+            Stage("salient words", "map", self._salient, ("claim",), ("salient",), ("saliency", "n_salient")),
+            Stage(
+                "counter-claims",
+                "map",
+                self._counter_claims,
+                ("item", "claim", "evidence", "salient"),
+                ("counters",),
+                ("fillmask", "fill_k", "gate", "gate_against", "min_contradiction", "max_counter_claims"),
+            ),
+            Stage(
+                "pair NEI evidence",
+                "global",
+                self._nei,
+                ("item", "claim", "evidence", "salient", "sources"),
+                config=("nei", "nei_top_k"),
+            ),
+            self.label_check_stage(self.config.labels),
+            self.select_stage(self.config.labels),
+        ]
+
+    # -- stages ------------------------------------------------------------------------------------
+    def _check_claims(self, chunk: Chunk) -> None:
+        """The claim of each title: its first sentence (or a reject, ``multi_sentence``), in sentence case with the
+        source's casing of names, finished with a period; a title with a colon may be a claim on either side
+        ("Alternative strategies for xenotransplantation: modified dendritic cells promote graft survival"). The
+        first variant that passes the claim check is the claim; none: a ``not_wellformed`` reject."""
+        c = self.config
+        todo: list[tuple[Any, list[str]]] = []
+        for u in chunk.live():
+            sentences = split_text(u.item.sentence) or [u.item.sentence]
+            if len(sentences) > 1 and c.multi_sentence == "reject":
+                chunk.reject(u, "check claims", "multiple_sentences", f"{len(sentences)} sentences")
+                continue
+            first = sentences[0].strip()
+            if first.endswith("?"):
+                chunk.reject(u, "check claims", "question", first[:200])
+                continue
+            source = " ".join(d.text for d in u.item.cited)
+            variants = []
+            for v in [first, *(reversed(first.split(": ", 1)) if ": " in first else ())]:
+                claim = finish_sentence(sentence_case(v.strip()))
+                if claim is not None:
+                    variants.append(restore_case(claim, source) if source else claim)
+            n = max((len(v.split()) for v in variants), default=0)
+            if n < c.min_claim_words:
+                chunk.reject(u, "check claims", "short_claim", f"{n} words < {c.min_claim_words}")
+                continue
+            variants = [v for v in variants if c.min_claim_words <= len(v.split()) <= c.max_claim_words]
+            if not variants:
+                chunk.reject(u, "check claims", "long_claim", f"more than {c.max_claim_words} words")
+                continue
+            todo.append((u, variants))
+        flat = [v for _, vs in todo for v in vs]
+        reasons = iter(self.claim_check_reasons(flat))
+        for u, vs in todo:
+            why = [next(reasons) for _ in vs]
+            ok = [v for v, w in zip(vs, why, strict=True) if not w]
+            if ok:
+                u.data["claim"] = ok[0]
+            else:
+                chunk.reject(u, "check claims", "not_wellformed", f"{'; '.join(why[0])} :: {vs[0][:200]}")
+
+    def corpus(self) -> dict[str, Document]:
+        """The retrieval corpus by id, indexed by the retriever on first use (the index is stored on disk)."""
+        if self._corpus is None:
+            from claimforge.backends.retrieval import read_corpus
+
+            path = self.config.corpus
+            if path == "input":
+                reader = self.config.reader or {}
+                if "path" not in reader:
+                    raise ValueError("corpus=input needs a reader with a path")
+                path = str(reader["path"])
+            assert path is not None
+            self._corpus = {d.id: d for d in read_corpus(path)}
+        if not self._indexed:
+            self.component("retriever").index(list(self._corpus.values()))
+            self._indexed = True
+        return self._corpus
+
+    def _find_sources(self, chunk: Chunk) -> None:
+        c = self.config
+        units = chunk.live()
+        hits: list[list[Any]] = [[] for _ in units]
+        if c.corpus is not None and units:
+            corpus = self.corpus()
+            k = max(c.source_match_k or 0, c.source_docs)  # one search serves the match and claims without a source
+            hits = self.component("retriever").search([u.data["claim"] for u in units], k, unit="document")
+        else:
+            corpus = {}
+        for u, hs in zip(units, hits, strict=True):
+            linked = list(u.item.cited)
+            if linked:
+                sources = [{"doc": d, "how": "linked"} for d in linked]
+                if c.source_match_k is not None and c.corpus is not None:
+                    rank = _match_rank(linked[0], hs[: c.source_match_k], corpus)
+                    if rank is None:
+                        top = ", ".join(h.doc_id for h in hs[: c.source_match_k])
+                        chunk.reject(
+                            u, "find sources", "source_not_matched", f"not in the top {c.source_match_k}: {top}"
+                        )
+                        continue
+                    sources[0].update(rank=rank, score=round(float(hs[rank].score), 4))
+            elif hs:
+                sources = [
+                    {"doc": corpus[h.doc_id], "how": "retrieved", "rank": h.rank, "score": round(float(h.score), 4)}
+                    for h in hs[: c.source_docs]
+                ]
+            else:
+                chunk.reject(u, "find sources", "no_source", "no linked source and no corpus to retrieve from")
+                continue
+            u.data["sources"] = sources
+
+    def _select_evidence(self, chunk: Chunk) -> None:
+        c = self.config
+        units = chunk.live()
+        cands: list[list[tuple[str, int, str]]] = []
+        for u in units:
+            claim = _norm(u.data["claim"])
+            rows = []
+            for s in u.data["sources"]:
+                doc: Document = s["doc"]
+                for i, sent in enumerate(doc.sentences):
+                    if sent.strip() and claim not in _norm(sent):  # sentences containing the claim are discarded
+                        rows.append((doc.id, i, sent))
+            cands.append(rows)
+        texts = [u.data["claim"] for u in units] + [t for rows in cands for _, _, t in rows]
+        vecs = self.component("embedder").embed(texts) if texts else np.zeros((0, 1))
+        offset = len(units)
+        for n, (u, rows) in enumerate(zip(units, cands, strict=True)):
+            sims = vecs[offset : offset + len(rows)] @ vecs[n] if rows else np.zeros(0)
+            offset += len(rows)
+            order = [
+                int(j) for j in np.argsort(-sims, kind="stable")[: c.evidence_k] if sims[j] >= c.min_evidence_cosine
+            ]
+            if not order:
+                best = f"best cosine {float(sims.max()):.3f}" if len(sims) else "no sentences"
+                chunk.reject(u, "select evidence", "no_evidence_sentences", f"{best} < {c.min_evidence_cosine}")
+                continue
+            chosen = [(*rows[j], round(float(sims[j]), 4)) for j in sorted(order)]  # document order reads better
+            sources = [{k: v for k, v in s.items() if k != "doc"} | {"id": s["doc"].id} for s in u.data["sources"]]
+            u.data["evidence"] = _Evidence(chosen, sources)
+
+    def _salient(self, chunk: Chunk) -> None:
+        units = chunk.live()
+        ranked = self.component("saliency").rank([u.data["claim"] for u in units]) if units else []
+        for u, words in zip(units, ranked, strict=True):
+            u.data["salient"] = [(w.start, w.end, w.text, w.pos, round(w.score, 4)) for w in words]
+
+    def _counter_claims(self, chunk: Chunk) -> None:
+        c = self.config
+        units = chunk.live()
+        requests: list[tuple[int, int, tuple[int, int, str, str, float]]] = []  # (unit, salient rank, word)
+        for n, u in enumerate(units):
+            for r, w in enumerate(u.data["salient"][: c.n_salient]):
+                requests.append((n, r, w))
+        fills = (
+            self.component("fillmask").fill([(units[n].data["claim"], w[0], w[1]) for n, _, w in requests], c.fill_k)
+            if requests
+            else []
+        )
+        per_unit: list[list[_Counter]] = [[] for _ in units]
+        for (n, r, w), infills in zip(requests, fills, strict=True):
+            claim = units[n].data["claim"]
+            start, end, word = w[0], w[1], w[2]
+            for f in infills:
+                if not _real_substitute(f.text, word):
+                    continue
+                text = claim[:start] + f.text + claim[end:]
+                per_unit[n].append(_Counter(text, word, start, end, f.text, round(float(f.score), 4), r))
+        flat = [(n, k) for n, cs in enumerate(per_unit) for k in range(len(cs))]
+        reasons = self.claim_check_reasons([per_unit[n][k].text for n, k in flat])
+        fluent = [(n, k) for (n, k), why in zip(flat, reasons, strict=True) if not why]
+        gate = self.component("gate")
+        against_claim = c.gate_against in ("claim", "both")
+        against_evidence = c.gate_against in ("evidence", "both")
+        texts = [per_unit[n][k].text for n, k in fluent]
+        if against_claim and fluent:
+            p = judge(gate, texts, [(units[n].data["claim"],) for n, _ in fluent])
+            for (n, k), row in zip(fluent, p, strict=True):
+                per_unit[n][k].contradiction["claim"] = round(float(row[1]), 4)
+        if against_evidence and fluent:
+            p = judge(gate, texts, [tuple(s for _, _, s, _ in units[n].data["evidence"].sentences) for n, _ in fluent])
+            for (n, k), row in zip(fluent, p, strict=True):
+                per_unit[n][k].contradiction["evidence"] = round(float(row[1]), 4)
+        ok = {(n, k) for n, k in fluent}
+        for n, u in enumerate(units):
+            ev: _Evidence = u.data["evidence"]
+            cands = [cc for k, cc in enumerate(per_unit[n]) if (n, k) in ok]
+            passing = [cc for cc in cands if min(cc.contradiction.values()) >= c.min_contradiction]
+            passing.sort(key=lambda cc: (-min(cc.contradiction.values()), cc.salient_rank))
+            kept: list[_Counter] = []
+            for cc in passing:
+                if len(kept) < c.max_counter_claims and all(
+                    lemma(cc.substitute.lower()) != lemma(k.substitute.lower()) for k in kept
+                ):
+                    kept.append(cc)
+            u.data["counters"] = kept
+            base = self._details(u)
+            chunk.examples.append(
+                self.make_example(u.item, Label.SUPPORTED, u.data["claim"], ev.text, ev.doc_ids, base, key="1")
+            )
+            for j, cc in enumerate(kept, 1):
+                details = {
+                    **base,
+                    "counter_claim": {
+                        "replaced": cc.replaced,
+                        "span": [cc.start, cc.end],
+                        "substitute": cc.substitute,
+                        "fill_score": cc.fill_score,
+                        "salient_rank": cc.salient_rank,
+                        "contradiction": cc.contradiction,
+                        "candidates": len(per_unit[n]),
+                        "fluent": len(cands),
+                        "passing": len(passing),
+                    },
+                }
+                chunk.examples.append(
+                    self.make_example(u.item, Label.REFUTED, cc.text, ev.text, ev.doc_ids, details, key=str(j))
+                )
+            if not kept:
+                best = max((min(cc.contradiction.values()) for cc in cands), default=None)
+                why = f"{len(per_unit[n])} candidates, {len(cands)} fluent, best contradiction " + (
+                    f"{best:.3f}" if best is not None else "none"
+                )
+                chunk.add_reject(
+                    Reject(
+                        item_id=u.item.id,
+                        scope="example",
+                        stage="counter-claims",
+                        reason="no_counter_claim",
+                        detail=f"{why} < {c.min_contradiction} :: {u.data['claim'][:160]}",
+                        ref=u.item.ref,
+                    )
+                )
+
+    def _details(self, u: Any) -> dict[str, Any]:
+        ev: _Evidence = u.data["evidence"]
+        return {
+            "post": dict(u.item.meta),
+            "original_title": u.item.sentence if u.item.sentence != u.data["claim"] else None,
+            "evidence_sentences": [{"doc": d, "sentence": i, "cosine": s} for d, i, _, s in ev.sentences],
+            "sources": ev.sources,
+            "salient_words": [
+                {"word": w[2], "span": [w[0], w[1]], "pos": w[3], "score": w[4]}
+                for w in u.data["salient"][: self.config.n_salient]
+            ],
+        }
+
+    def _nei(self, state: BuildState) -> None:
+        """The claim with the ``evidence_k`` sentences most similar to it from another claim's source, the most
+        similar source (by embedding) among the ``nei_top_k`` nearest that does not contain the claim's salient
+        words."""
+        c = self.config
+        if not c.nei:
+            return
+        live = [u for u in state.units if u.rejected is None and "evidence" in u.data]
+        pool = list({s["doc"].id: s["doc"] for u in live for s in u.data["sources"]}.values())
+        if not live or len(pool) < 2:
+            return
+        emb = self.component("embedder")
+        vecs = emb.embed([u.data["claim"] for u in live] + [d.title + " " + d.text for d in pool])
+        cv, dv = vecs[: len(live)], vecs[len(live) :]
+        hay = [set(content_lemmas(d.title + " " + d.text)) for d in pool]
+        for n, u in enumerate(live):
+            own = {s["doc"].id for s in u.data["sources"]}
+            needle = set(content_lemmas(" ".join(w[2] for w in u.data["salient"][: c.n_salient])))
+            order = np.argsort(-(dv @ cv[n]), kind="stable")
+            chosen = None
+            rank = 0
+            for i in order:
+                d = pool[int(i)]
+                if d.id in own:
+                    continue
+                if rank >= c.nei_top_k:
+                    break
+                if not (needle & hay[int(i)]):
+                    chosen = (d, rank)
+                    break
+                rank += 1
+            if chosen is None:
+                state.rejects.append(
+                    Reject(
+                        item_id=u.item.id,
+                        scope="example",
+                        stage="nei",
+                        reason="no_unrelated_source_in_top_k",
+                        detail=f"k={c.nei_top_k}",
+                        ref=u.item.ref,
+                    )
+                )
+                continue
+            doc, rank = chosen
+            sents = [s for s in doc.sentences if s.strip()]
+            sv = emb.embed(sents)
+            top = sorted(int(j) for j in np.argsort(-(sv @ cv[n]), kind="stable")[: c.evidence_k])
+            details = {**self._details(u), "nei_source": {"id": doc.id, "rank": rank}}
+            text = " ".join(sents[j] for j in top)
+            state.examples.append(
+                self.make_example(u.item, Label.NOT_ENOUGH_INFO, u.data["claim"], text, doc.id, details, key="1")
+            )
+
+
+def _real_substitute(sub: str, original: str) -> bool:
+    """A substitute that changes the word: not the same lemma, not empty or a single letter, not a stop-word-only
+    filler for a content word."""
+    s, o = sub.strip().lower(), original.strip().lower()
+    if len(s) < 2 or not any(ch.isalnum() for ch in s) or s == o:
+        return False
+    return lemma(s) != lemma(o)
+
+
+def _match_rank(source: Document, hits: Sequence[Any], corpus: dict[str, Document]) -> int | None:
+    """The rank of the linked source among retrieved documents: the same id, or the same text (a post's source
+    saved in the corpus under another id)."""
+    key = _norm(source.text)[:500]
+    for h in hits:
+        if h.doc_id == source.id:
+            return int(h.rank)
+        doc = corpus.get(h.doc_id)
+        if doc is not None and key and _norm(doc.text)[:500] == key:
+            return int(h.rank)
+    return None
+
+
+@registry.register("pipeline", METHOD, CovidFactConfig)
+def build_covidfact(config: CovidFactConfig) -> CovidFact:
+    """Real-world claims (posts, article titles) → claims with evidence and fill-mask counter-claims (COVID-Fact)."""
+    return CovidFact(config)

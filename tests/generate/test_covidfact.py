@@ -1,0 +1,262 @@
+"""The COVID-Fact pipeline (generate/covidfact.py) on self-made posts and articles, with fake components where a
+model would decide (claim check, saliency, fill-mask, NLI), the real hashing embedder and the real BM25 retriever."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from claimforge.backends.fillmask import Infill
+from claimforge.generate.covidfact import CovidFact, CovidFactConfig, CovidFactPrefilter
+from claimforge.generate.saliency import SalientWord
+from claimforge.records import Document, Label, SentenceItem, SourceRef
+from claimforge.registry import registry
+
+
+class FakeCheck:
+    """Fails texts without a verb from a small list (the headline-fragment check), texts with 'xx', and texts with
+    a colon (the parser makes the noun before it the root)."""
+
+    model_id = "fake-check"
+    VERBS = ("reduces", "increases", "causes", "improves", "prevents", "lowers", "raises", "worsens", "blocks")
+
+    def check(self, texts: list[str]) -> list[list[str]]:
+        return [
+            [] if any(v in t for v in self.VERBS) and "xx" not in t and ":" not in t else ["headline_fragment"]
+            for t in texts
+        ]
+
+
+class FakeSaliency:
+    """The verb first, then the other words longer than four letters, in order."""
+
+    model_id = "fake-saliency"
+
+    def rank(self, claims: list[str]) -> list[list[SalientWord]]:
+        out = []
+        for c in claims:
+            words = []
+            pos = 0
+            for w in c.rstrip(".").split():
+                start = c.index(w, pos)
+                pos = start + len(w)
+                score = 2.0 if w in FakeCheck.VERBS else 1.0 if len(w) > 4 else None
+                if score is not None:
+                    words.append(SalientWord(start, start + len(w), w, "VERB" if score == 2 else "NOUN", "", score))
+            out.append(sorted(words, key=lambda x: -x.score))
+        return out
+
+
+OPPOSITES = {"reduces": ["increases", "lowers", "worsens"], "improves": ["worsens", "boosts"], "causes": ["prevents"]}
+
+
+class FakeFill:
+    """Opposites for verbs (and the word itself, which must be skipped), 'xx'-words for anything else."""
+
+    model_id = "fake-fill"
+
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, int, int]] = []
+
+    def fill(self, requests: list[tuple[str, int, int]], k: int, progress: Any = None) -> list[list[Infill]]:
+        self.requests += requests
+        out = []
+        for text, s, e in requests:
+            word = text[s:e]
+            subs = [*OPPOSITES.get(word, []), "xx" + word]
+            out.append([Infill(w, -float(i)) for i, w in enumerate(subs[:k])])
+        return out
+
+
+class FakeNLI:
+    """Contradiction 0.95 for a claim with 'increases' or 'worsens' or 'prevents', 0.5 for 'lowers', else 0.05;
+    entailment 0.9 when the claim's words all appear in the evidence."""
+
+    model_id = "fake-nli"
+
+    def predict_proba(self, pairs: list[Any], progress: Any = None) -> np.ndarray:
+        rows = []
+        for p in pairs:
+            c = p.claim.lower()
+            contra = (
+                0.95 if any(w in c for w in ("increases", "worsens", "prevents")) else 0.5 if "lowers" in c else 0.05
+            )
+            ev = " ".join(p.evidence).lower()
+            ent = 0.9 if contra < 0.1 and all(w in ev for w in c.rstrip(".").split()) else 0.04
+            rows.append([ent, contra, max(0.0, 1 - ent - contra)])
+        return np.array(rows)
+
+
+def _doc(i: str, *sentences: str) -> Document:
+    return Document(id=i, title=f"title {i}", sentences=sentences)
+
+
+DOCS = [
+    _doc("d1", "We ran a trial.", "Aspirin reduces fever in children.", "Fever is common.", "Nothing else."),
+    _doc("d2", "Exercise improves sleep in adults.", "Sleep matters for health."),
+    _doc("d3", "Smoking causes cancer in many organs.", "Cancer kills millions.", "Quit smoking today."),
+    _doc("d4", "Statins lower cholesterol.", "Cholesterol matters."),
+]
+
+
+def _item(n: int, title: str, doc: Document | None, **meta: Any) -> SentenceItem:
+    return SentenceItem(
+        id=f"p:{n}",
+        sentence=title,
+        cited=(doc,) if doc else (),
+        meta={"removed": False, **meta},
+        ref=SourceRef(dataset="p", path="posts.jsonl", line=n + 1, item_id=f"p:{n}"),
+    )
+
+
+ITEMS = [
+    _item(0, "Aspirin reduces fever in children", DOCS[0], upvote_ratio=0.9, domain="nature.com"),
+    _item(1, "Exercise improves sleep in adults", DOCS[1], upvote_ratio=0.95),
+    _item(2, "Smoking causes cancer in people", None, upvote_ratio=0.8),  # no linked source: retrieved from the corpus
+    _item(3, "Sleep and health in adults: a cohort", DOCS[1]),  # headline fragment
+    _item(4, "Aspirin reduces fever", DOCS[0], upvote_ratio=0.5),  # untrusted
+    _item(5, "Aspirin reduces fever again", DOCS[0], removed=True),  # removed
+]
+
+
+def _corpus_file(tmp_path: Path) -> str:
+    path = tmp_path / "corpus.jsonl"
+    path.write_text(
+        "".join(json.dumps({"doc_id": d.id, "title": d.title, "abstract": list(d.sentences)}) + "\n" for d in DOCS)
+    )
+    return str(path)
+
+
+def _pipeline(tmp_path: Path, **over: Any) -> tuple[CovidFact, FakeFill]:
+    spec = {
+        "corpus": _corpus_file(tmp_path),
+        "retriever": {"name": "bm25", "index_dir": str(tmp_path / "index")},
+        "embedder": {"name": "hashing"},
+        "min_evidence_cosine": -1.0,
+        "label_check": "off",
+        **over,
+    }
+    fill = FakeFill()
+    config = CovidFactConfig(**spec)
+    nli = FakeNLI()
+    p = CovidFact(config, claim_check=FakeCheck(), saliency=FakeSaliency(), fillmask=fill, gate=nli, judge=nli)
+    return p, fill
+
+
+def test_filters_sources_counter_claims_and_accounting(tmp_path: Path) -> None:
+    p, fill = _pipeline(tmp_path)
+    result = p.build(ITEMS)
+    reasons = {r.item_id: r.reason for r in result.rejects if r.scope == "item"}
+    assert reasons == {"p:3": "not_wellformed", "p:4": "low_upvote_ratio", "p:5": "removed_post"}
+    assert len(result.used_item_ids) + len(reasons) == len(ITEMS)
+    by = Counter((e.source_item_id, e.label) for e in result.examples)
+    # "reduces" -> increases (0.95) kept, lowers (0.5) below the gate, worsens (0.95) kept; xx-words fail the check
+    assert by[("p:0", Label.SUPPORTED)] == 1 and by[("p:0", Label.REFUTED)] == 2
+    refuted = {e.claim for e in result.examples if e.source_item_id == "p:0" and e.label == Label.REFUTED}
+    assert refuted == {"Aspirin increases fever in children.", "Aspirin worsens fever in children."}
+    # the counter-claims differ from the claim in the replaced span only, and share its evidence
+    sup = next(e for e in result.examples if e.source_item_id == "p:0" and e.label == Label.SUPPORTED)
+    for e in result.examples:
+        if e.source_item_id == "p:0":
+            assert e.evidence == sup.evidence
+            d = e.provenance.details
+            if e.label == Label.REFUTED:
+                cc = d["counter_claim"]
+                s, t = cc["span"]
+                assert e.claim[:s] == sup.claim[:s] and cc["replaced"] == "reduces"
+                assert e.claim[s:] == cc["substitute"] + sup.claim[t:]
+                assert cc["contradiction"]["claim"] >= 0.75 and cc["contradiction"]["evidence"] >= 0.75
+            assert d["post"]["domain"] == "nature.com" and d["salient_words"][0]["word"] == "reduces"
+    # the linked source was matched by retrieval; the claim without one took retrieved documents
+    assert sup.provenance.details["sources"][0]["how"] == "linked" and sup.provenance.details["sources"][0]["rank"] == 0
+    smoking = next(e for e in result.examples if e.source_item_id == "p:2" and e.label == Label.SUPPORTED)
+    assert smoking.provenance.details["sources"][0] == {
+        "how": "retrieved",
+        "rank": 0,
+        "score": pytest.approx(smoking.provenance.details["sources"][0]["score"]),
+        "id": "d3",
+    }
+    assert "Smoking causes cancer in many organs." in smoking.evidence
+    # no counter-claim for "improves" -> worsens passes (0.95)... boosts does not: one kept
+    assert by[("p:1", Label.REFUTED)] == 1
+
+
+def test_evidence_sentences_drop_the_claim_itself_and_keep_document_order(tmp_path: Path) -> None:
+    p, _ = _pipeline(tmp_path, evidence_k=2)
+    result = p.build(ITEMS[:1])
+    sup = next(e for e in result.examples if e.label == Label.SUPPORTED)
+    sents = sup.provenance.details["evidence_sentences"]
+    assert len(sents) == 2 and [s["sentence"] for s in sents] == sorted(s["sentence"] for s in sents)
+    # "Aspirin reduces fever in children." contains the claim: discarded
+    assert "Aspirin reduces fever in children." not in sup.evidence
+
+
+def test_source_must_be_retrieved_in_top_k(tmp_path: Path) -> None:
+    other = _doc("x9", "Unrelated text about volcanoes erupting.", "Lava flows.")
+    item = _item(9, "Aspirin reduces fever in children", other)
+    p, _ = _pipeline(tmp_path, source_match_k=1)
+    result = p.build([item])
+    (r,) = [r for r in result.rejects if r.scope == "item"]
+    assert r.reason == "source_not_matched" and "top 1" in r.detail
+    # without a corpus there is nothing to match against: the linked source is used as it is
+    p2, _ = _pipeline(tmp_path, corpus=None)
+    assert any(e.label == Label.SUPPORTED for e in p2.build([item]).examples)
+
+
+def test_no_counter_claim_is_an_example_reject_with_scores(tmp_path: Path) -> None:
+    p, _ = _pipeline(tmp_path, min_contradiction=0.99)
+    result = p.build(ITEMS[:1])
+    assert [e.label for e in result.examples] == [Label.SUPPORTED]
+    (r,) = [r for r in result.rejects if r.stage == "counter-claims"]
+    assert r.reason == "no_counter_claim" and r.scope == "example" and "best contradiction 0.950" in r.detail
+
+
+def test_trust_filters_and_domain_lists(tmp_path: Path) -> None:
+    allow = tmp_path / "allow.csv"
+    allow.write_text("domain\nnature.com\nscience.org\n")
+    f = CovidFactPrefilter(CovidFactConfig(allow_domains=str(allow), deny_domains=["bad.nature.com"]))
+    assert f.check(_item(0, "x", None, domain="www.nature.com".removeprefix("www."))) is None
+    assert f.check(_item(1, "x", None, domain="news.science.org")) is None  # a subdomain of an allowed domain
+    assert f.check(_item(2, "x", None, domain="bad.nature.com"))[1] == "source_denied"  # type: ignore[index]
+    assert f.check(_item(3, "x", None, domain="blog.example.com"))[1] == "source_not_allowed"  # type: ignore[index]
+    assert f.check(_item(4, "x", None))[1] == "source_not_allowed"  # type: ignore[index]
+    assert f.check(_item(4, "x", None))[1] == "duplicate_item_id"  # type: ignore[index]
+    g = CovidFactPrefilter(CovidFactConfig(min_upvote_ratio=None, filter_removed=False))
+    assert g.check(_item(5, "x", None, removed=True, upvote_ratio=0.1)) is None
+
+
+def test_nei_pairs_an_unrelated_source(tmp_path: Path) -> None:
+    p, _ = _pipeline(tmp_path, nei=True, labels=["SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO"])
+    result = p.build(ITEMS[:3])
+    nei = [e for e in result.examples if e.label == Label.NOT_ENOUGH_INFO]
+    assert nei
+    for e in nei:
+        sup = next(x for x in result.examples if x.source_item_id == e.source_item_id and x.label == Label.SUPPORTED)
+        assert e.claim == sup.claim and e.evidence_id not in sup.evidence_id
+    with pytest.raises(ValueError, match="nei=true"):
+        CovidFactConfig(labels=["SUPPORTED", "NOT_ENOUGH_INFO"])
+
+
+def test_titles_in_title_case_and_colons(tmp_path: Path) -> None:
+    doc = _doc("d7", "In Boston, aspirin was given.", "Aspirin reduces fever.")
+    items = [
+        _item(0, "Aspirin Reduces Fever In Boston Children", doc),
+        _item(1, "A cohort study: Aspirin reduces fever in children", doc),
+    ]
+    p, _ = _pipeline(tmp_path, corpus=None)
+    result = p.build(items)
+    claims = {e.source_item_id: e.claim for e in result.examples if e.label == Label.SUPPORTED}
+    assert claims == {"p:0": "Aspirin reduces fever in Boston children.", "p:1": "Aspirin reduces fever in children."}
+
+
+def test_registered_with_its_recipe() -> None:
+    from claimforge.config import load_recipe
+
+    assert "covidfact" in registry.names("pipeline")
+    recipe = load_recipe("covidfact")
+    assert recipe["pipeline"] == "covidfact" and recipe["saliency"]["name"] == "learned"
