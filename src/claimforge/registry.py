@@ -30,7 +30,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "embedder": ("claimforge.backends.embeddings",),
     "seq2seq": ("claimforge.backends.seq2seq",),
     "llm": ("claimforge.backends.llm",),
-    "fillmask": ("claimforge.backends.fillmask",),
+    "fillmask": ("claimforge.backends.fillmask", "claimforge.generate.kb_fill"),
     "retriever": ("claimforge.backends.retrieval",),
     "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
     "pipeline": (

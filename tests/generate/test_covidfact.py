@@ -14,8 +14,9 @@ import pytest
 from claimforge.backends.fillmask import Infill
 from claimforge.generate.covidfact import CovidFact, CovidFactConfig, CovidFactPrefilter
 from claimforge.generate.saliency import SalientWord
+from claimforge.kb.base import Concept
 from claimforge.records import Document, Label, SentenceItem, SourceRef
-from claimforge.registry import registry
+from claimforge.registry import ComponentConfig, registry
 
 
 class FakeCheck:
@@ -260,3 +261,71 @@ def test_registered_with_its_recipe() -> None:
     assert "covidfact" in registry.names("pipeline")
     recipe = load_recipe("covidfact")
     assert recipe["pipeline"] == "covidfact" and recipe["saliency"]["name"] == "learned"
+
+
+class _KBConfig(ComponentConfig):
+    pass
+
+
+class _KB:
+    """Verbs: reduce <-> increase (antonyms); nouns: fever's siblings chills and rash."""
+
+    name = "tiny"
+    model_id = "tiny-kb"
+
+    def __init__(self, config: _KBConfig) -> None:
+        self.c = {
+            "reduce": Concept("V1", "reduce", (), ("verb",), "tiny"),
+            "increase": Concept("V2", "increase", (), ("verb",), "tiny"),
+            "fever": Concept("N1", "fever", (), ("finding",), "tiny"),
+            "chills": Concept("N2", "chills", (), ("finding",), "tiny"),
+            "rash": Concept("N3", "rash", (), ("finding",), "tiny"),
+        }
+
+    def link(self, mention: str, pos: str | None = None) -> list[Concept]:
+        c = self.c.get(mention.lower())
+        return [c] if c is not None else []
+
+    def antonyms(self, concept: Concept) -> list[Concept]:
+        return [self.c["increase"]] if concept.id == "V1" else []
+
+    def siblings(self, concept: Concept, same_type: bool = True, limit: int | None = None) -> list[Concept]:
+        return [self.c["chills"], self.c["rash"]] if concept.id == "N1" else []
+
+
+class _LMConfig(ComponentConfig):
+    pass
+
+
+class _LM:
+    """Perplexity = length: the shorter sentence ranks first."""
+
+    model_id = "len-lm"
+
+    def __init__(self, config: _LMConfig) -> None:
+        pass
+
+    def perplexity(self, texts: list[str], progress: Any = None) -> np.ndarray:
+        return np.array([float(len(t)) for t in texts])
+
+
+registry.register("kb", "tiny-kb", _KBConfig)(_KB)
+registry.register("lm", "len-lm", _LMConfig)(_LM)
+
+
+def test_kb_fill_offers_antonyms_and_siblings_in_the_span_form() -> None:
+    fill = registry.build(
+        "fillmask",
+        {
+            "name": "kb",
+            "kbs": [{"name": "tiny-kb"}],
+            "lm": {"name": "len-lm"},
+            "embedder": {"name": "hashing"},
+            "min_word_frequency": 0,
+        },
+    )
+    text = "Aspirin reduces fever in children."
+    (verb, noun) = fill.fill([(text, 8, 15), (text, 16, 21)], k=5)
+    assert [f.text for f in verb] == ["increases"]  # the antonym, inflected like "reduces"
+    assert [f.text for f in noun] == ["rash", "chills"]  # siblings, the shorter sentence first
+    assert all(f.score <= 0 for f in noun)

@@ -158,7 +158,9 @@ class AttentionSaliencyConfig(ComponentConfig):
     # sequence-classification model (name or path).
     model: str = "embedded"
     layer: int = -1  # which layer's attention (negative: from the top)
-    head: int | None = None  # one head, or None for the mean of the layer's heads
+    # one head, or None for the mean of the layer's heads; head 9 of the last layer of the embedded judge was the
+    # best on the first half of COVID-Fact train (bench/covidfact_saliency.py --sweep, docs/models/saliency.md)
+    head: int | None = 9
     max_length: int = Field(default=128, ge=8)
     batch_size: int = Field(default=32, ge=1)
 
