@@ -89,7 +89,7 @@ class CovidFactConfig(LabelCheckConfig):
     claim_check: dict[str, Any] | None = {"name": "wellformed", "strict_root": True}
     # -- sources and evidence
     corpus: str | None = None  # documents to retrieve from (read_corpus formats); "input": the reader's file
-    retriever: dict[str, Any] = {"name": "hybrid"}
+    retriever: dict[str, Any] = {"name": "hybrid", "units": ["document"]}  # sources are found as documents
     # the linked source must be among this many documents retrieved for the claim (with a corpus; None: no check)
     source_match_k: int | None = Field(5, ge=1)
     source_docs: int = Field(5, ge=1)  # documents a claim without a linked source takes from the corpus
