@@ -170,9 +170,15 @@ class PostsReader(SentenceReader):
         return cols
 
     def _cols(self, data: dict[str, Any]) -> dict[str, str]:
-        if self._columns is None:  # JSON: resolved on the first record
-            self._columns = self._resolve(list(data))
-        return self._columns
+        if self._columns is not None:  # a table: resolved once from the header
+            return self._columns
+        cols = {}  # JSON records may each have other keys: configured names, else the spellings this one has
+        for fld, spellings in _COLUMNS.items():
+            named = getattr(self.config, fld)
+            found = named if named is not None else next((s for s in spellings if s in data), None)
+            if found is not None:
+                cols[fld] = found
+        return cols
 
     def _item_id(self, rec: Any, data: dict[str, Any]) -> str | None:
         col = self._cols(data).get("id")
@@ -183,7 +189,7 @@ class PostsReader(SentenceReader):
 
     def _convert(self, rec: Any, data: dict[str, Any], item_id: str) -> dict[str, Any]:
         cols = self._cols(data)
-        if "claim" not in cols or cols["claim"] not in data:
+        if cols.get("claim") not in data:
             raise _Bad(f"missing claim field (one of {', '.join(_COLUMNS['claim'])}, or set claim=...)")
         raw = data[cols["claim"]]
         if raw is not None and not isinstance(raw, str):
