@@ -329,3 +329,42 @@ def test_kb_fill_offers_antonyms_and_siblings_in_the_span_form() -> None:
     assert [f.text for f in verb] == ["increases"]  # the antonym, inflected like "reduces"
     assert [f.text for f in noun] == ["rash", "chills"]  # siblings, the shorter sentence first
     assert all(f.score <= 0 for f in noun)
+
+
+class _ListFillConfig(ComponentConfig):
+    words: tuple[str, ...] = ()
+
+
+class _ListFill:
+    def __init__(self, config: _ListFillConfig) -> None:
+        self.words = config.words
+        self.model_id = "list(" + ",".join(config.words) + ")"
+
+    def fill(self, requests: list[tuple[str, int, int]], k: int, progress: Any = None) -> list[list[Infill]]:
+        return [[Infill(w, -float(i)) for i, w in enumerate(self.words[:k])] for _ in requests]
+
+
+registry.register("fillmask", "test-list", _ListFillConfig)(_ListFill)
+
+
+def test_union_takes_members_in_turn_without_repeats() -> None:
+    fill = registry.build(
+        "fillmask",
+        {
+            "name": "union",
+            "members": [{"name": "test-list", "words": ["a", "b", "c"]}, {"name": "test-list", "words": ["B", "d"]}],
+        },
+    )
+    (out,) = fill.fill([("x y z", 0, 1)], k=2)
+    assert [f.text for f in out] == ["a", "B", "d"]
+    assert fill.model_id == "union(list(a,b,c),list(B,d))"
+
+
+def test_substitutes_take_the_form_of_the_replaced_word() -> None:
+    from claimforge.generate.covidfact import in_form_of
+
+    assert in_form_of("decreased", "VERB", "VBZ") == "decreases"
+    assert in_form_of("vitamin", "VERB", "VBZ") is None  # no verb reading
+    assert in_form_of("mouse", "NOUN", "NNS") == "mice"
+    assert in_form_of("Lower", "ADJ", "JJR") == "Lower"
+    assert in_form_of("two", "NUM", "CD") == "two" and in_form_of("in vitro", "ADJ", "JJ") == "in vitro"

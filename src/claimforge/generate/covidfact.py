@@ -99,8 +99,13 @@ class CovidFactConfig(LabelCheckConfig):
     # -- counter-claims
     saliency: dict[str, Any] = {"name": "learned"}
     n_salient: int = Field(3, ge=1)
-    fillmask: dict[str, Any] = {"name": "embedded"}
-    fill_k: int = Field(10, ge=1)
+    # knowledge-base antonyms and siblings, then the embedded masked LM's guesses (single tokens: it rarely gets
+    # longer words right, docs/models/fillmask.md)
+    fillmask: dict[str, Any] = {
+        "name": "union",
+        "members": [{"name": "kb"}, {"name": "embedded", "max_span_tokens": 1}],
+    }
+    fill_k: int = Field(5, ge=1)  # per fill-mask member and salient word
     gate: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_JUDGE))
     gate_against: Literal["claim", "evidence", "both"] = "both"
     min_contradiction: float = Field(0.75, ge=0, le=1)
@@ -380,12 +385,12 @@ class CovidFact(Pipeline):
         units = chunk.live()
         ranked = self.component("saliency").rank([u.data["claim"] for u in units]) if units else []
         for u, words in zip(units, ranked, strict=True):
-            u.data["salient"] = [(w.start, w.end, w.text, w.pos, round(w.score, 4)) for w in words]
+            u.data["salient"] = [(w.start, w.end, w.text, w.pos, round(w.score, 4), w.tag) for w in words]
 
     def _counter_claims(self, chunk: Chunk) -> None:
         c = self.config
         units = chunk.live()
-        requests: list[tuple[int, int, tuple[int, int, str, str, float]]] = []  # (unit, salient rank, word)
+        requests: list[tuple[int, int, tuple[Any, ...]]] = []  # (unit, salient rank, salient word)
         for n, u in enumerate(units):
             for r, w in enumerate(u.data["salient"][: c.n_salient]):
                 requests.append((n, r, w))
@@ -397,12 +402,15 @@ class CovidFact(Pipeline):
         per_unit: list[list[_Counter]] = [[] for _ in units]
         for (n, r, w), infills in zip(requests, fills, strict=True):
             claim = units[n].data["claim"]
-            start, end, word = w[0], w[1], w[2]
+            start, end, word, pos, tag = w[0], w[1], w[2], w[3], w[5]
+            seen: set[str] = set()
             for f in infills:
-                if not _real_substitute(f.text, word):
+                sub = in_form_of(f.text, pos, tag) if _real_substitute(f.text, word) else None
+                if sub is None or sub.lower() in seen or not _real_substitute(sub, word):
                     continue
-                text = claim[:start] + f.text + claim[end:]
-                per_unit[n].append(_Counter(text, word, start, end, f.text, round(float(f.score), 4), r))
+                seen.add(sub.lower())
+                text = claim[:start] + sub + claim[end:]
+                per_unit[n].append(_Counter(text, word, start, end, sub, round(float(f.score), 4), r))
         flat = [(n, k) for n, cs in enumerate(per_unit) for k in range(len(cs))]
         reasons = self.claim_check_reasons([per_unit[n][k].text for n, k in flat])
         fluent = [(n, k) for (n, k), why in zip(flat, reasons, strict=True) if not why]
@@ -543,6 +551,34 @@ def _real_substitute(sub: str, original: str) -> bool:
     if len(s) < 2 or not any(ch.isalnum() for ch in s) or s == o:
         return False
     return lemma(s) != lemma(o)
+
+
+_UPOS = {
+    "VERB": ("VERB", "AUX"),
+    "NOUN": ("NOUN", "PROPN"),
+    "PROPN": ("NOUN", "PROPN"),
+    "ADJ": ("ADJ",),
+    "ADV": ("ADV",),
+}
+
+
+def in_form_of(sub: str, pos: str, tag: str) -> str | None:
+    """The substitute in the grammatical form of the word it replaces ("decreased" for "improves" -> "decreases"),
+    or None when it has no reading of that part of speech ("levels" for a verb). Multi-word substitutes, numbers
+    and flip words are taken as they are; words unknown to the lexicon too."""
+    from lemminflect import getAllLemmas, getInflection
+
+    if " " in sub.strip() or pos not in _UPOS:
+        return sub
+    readings = getAllLemmas(sub.lower())
+    if not readings:
+        return sub
+    for upos in _UPOS[pos]:
+        if upos in readings:
+            forms = getInflection(readings[upos][0], tag=tag) if tag else ()
+            out = forms[0] if forms else sub
+            return out[0].upper() + out[1:] if sub[:1].isupper() else out
+    return None
 
 
 def _match_rank(source: Document, hits: Sequence[Any], corpus: dict[str, Document]) -> int | None:

@@ -94,3 +94,35 @@ class KBFill:
 
 
 registry.register("fillmask", "kb", KBFillConfig)(KBFill)
+
+
+class UnionFillConfig(ComponentConfig):
+    members: list[dict[str, Any]] = Field(default_factory=lambda: [{"name": "kb"}, {"name": "embedded"}])
+
+
+class UnionFill:
+    """The candidates of several fill-mask components, in turn (the first member's best, the second's best, ...),
+    without repeats: knowledge-base antonyms and siblings next to a masked LM's contextual guesses."""
+
+    def __init__(self, config: UnionFillConfig) -> None:
+        if not config.members:
+            raise ValueError("fillmask 'union' needs at least one member")
+        self.members = [registry.build("fillmask", m) for m in config.members]
+        self.model_id = "union(" + ",".join(m.model_id for m in self.members) + ")"
+
+    def fill(self, requests: Sequence[tuple[str, int, int]], k: int, progress: Any = None) -> list[list[Infill]]:
+        lists = [m.fill(requests, k) for m in self.members]
+        out = []
+        for per in zip(*lists, strict=True):
+            seen: set[str] = set()
+            merged: list[Infill] = []
+            for rank in range(k):
+                for cands in per:
+                    if rank < len(cands) and cands[rank].text.lower() not in seen:
+                        seen.add(cands[rank].text.lower())
+                        merged.append(cands[rank])
+            out.append(merged)
+        return out
+
+
+registry.register("fillmask", "union", UnionFillConfig)(UnionFill)
