@@ -238,7 +238,10 @@ class CovidFact(Pipeline):
                 ("evidence",),
                 ("embedder", "evidence_k", "min_evidence_cosine"),
             ),
-            Stage("salient words", "map", self._salient, ("claim",), ("salient",), ("saliency", "n_salient")),
+            # version 2: each word's tag stored (counter-claims put substitutes in the replaced word's form)
+            Stage(
+                "salient words", "map", self._salient, ("claim",), ("salient",), ("saliency", "n_salient"), version="2"
+            ),
             Stage(
                 "counter-claims",
                 "map",
