@@ -368,3 +368,16 @@ def test_substitutes_take_the_form_of_the_replaced_word() -> None:
     assert in_form_of("mouse", "NOUN", "NNS") == "mice"
     assert in_form_of("Lower", "ADJ", "JJR") == "Lower"
     assert in_form_of("two", "NUM", "CD") == "two" and in_form_of("in vitro", "ADJ", "JJ") == "in vitro"
+
+
+def test_names_and_compounds_are_not_replaced_and_rare_forms_are_dropped() -> None:
+    from claimforge.generate.covidfact import in_form_of, replaceable
+
+    claim = "Tex10 coordinates IL-33-dependent control of Suppressor genes in mRNA decay."
+    words = {w: (claim.index(w), claim.index(w) + len(w), w, "NOUN", 1.0, "NN") for w in claim.rstrip(".").split()}
+    assert not replaceable(words["Tex10"], claim) and not replaceable(words["Suppressor"], claim)
+    assert not replaceable(words["mRNA"], claim) and not replaceable(words["IL-33-dependent"], claim)
+    assert replaceable(words["control"], claim) and replaceable(words["decay"], claim)
+    assert in_form_of("reducing", "FLIP", "RB") is None and in_form_of("never", "FLIP", "RB") == "never"
+    assert in_form_of("higher", "NUM", "CD") is None and in_form_of("12", "NUM", "CD") == "12"
+    assert in_form_of("qzxv", "NOUN", "NN") is None  # unknown to the lexicon

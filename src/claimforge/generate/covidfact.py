@@ -14,10 +14,11 @@ Stages (``docs/covidfact.md``):
 4. ``select evidence`` (§2.3): the ``evidence_k`` sentences of the sources most similar to the claim (embedding
    cosine; sentences that contain the claim itself are discarded);
 5. ``salient words`` (§2.2.1): the ``n_salient`` most salient words (``saliency``: learned, attention, yake, pos);
-6. ``counter-claims`` (§2.2.2): ``fill_k`` fill-mask candidates for each salient word (10-30 per claim); each must
-   pass the claim check, and the judge's P(contradiction) of the candidate against the original claim and/or the
-   evidence (``gate_against``) must reach ``min_contradiction``; the ``max_counter_claims`` most contradicted
-   are kept, at most one per substitute word;
+6. ``counter-claims`` (§2.2.2): for each of the ``n_salient`` most salient words that is not part of a name,
+   ``fill_k`` fill-mask candidates per member (10-30 per claim), put in the replaced word's form (or dropped when
+   they cannot be its part of speech); each must pass the claim check, and the judge's P(contradiction) of the
+   candidate against the original claim and/or the evidence (``gate_against``) must reach ``min_contradiction``;
+   of those, ``max_counter_claims`` are kept (most salient word first, then fill-mask order), one per substitute;
 7. ``pair NEI evidence`` (optional, ``nei``): the claim with the most similar sentences of an unrelated source;
 8. the label check and label selection every pipeline ends with.
 """
@@ -71,6 +72,7 @@ class _Counter:
     substitute: str
     fill_score: float
     salient_rank: int
+    fill_rank: int  # 1-based rank among the word's usable substitutes (the fill-mask order)
     contradiction: dict[str, float] = field(default_factory=dict)
 
 
@@ -106,6 +108,10 @@ class CovidFactConfig(LabelCheckConfig):
         "members": [{"name": "kb"}, {"name": "embedded", "max_span_tokens": 1}],
     }
     fill_k: int = Field(5, ge=1)  # per fill-mask member and salient word
+    # A substitute with a word rarer than this in the n-gram LM's training text (or unknown to it) is not used:
+    # non-words and inflections no one writes ("negatived"); as KBIN's floor. 0 (or lm: null) turns it off.
+    lm: dict[str, Any] | None = {"name": "ngram"}
+    min_word_frequency: float = Field(1e-6, ge=0, le=1)
     gate: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_JUDGE))
     gate_against: Literal["claim", "evidence", "both"] = "both"
     min_contradiction: float = Field(0.75, ge=0, le=1)
@@ -193,6 +199,7 @@ class CovidFact(Pipeline):
         "embedder": "embedder",
         "saliency": "saliency",
         "fillmask": "fillmask",
+        "lm": "lm",
         "gate": "nli",
         "judge": "nli",
     }
@@ -203,6 +210,7 @@ class CovidFact(Pipeline):
         super().__init__(config, **components)
         self._corpus: dict[str, Document] | None = None
         self._indexed = False
+        self._rare_memo: dict[str, bool] = {}
 
     def uses(self, name: str) -> bool:
         if name == "retriever":
@@ -248,7 +256,16 @@ class CovidFact(Pipeline):
                 self._counter_claims,
                 ("item", "claim", "evidence", "salient"),
                 ("counters",),
-                ("fillmask", "fill_k", "gate", "gate_against", "min_contradiction", "max_counter_claims"),
+                (
+                    "fillmask",
+                    "fill_k",
+                    "lm",
+                    "min_word_frequency",
+                    "gate",
+                    "gate_against",
+                    "min_contradiction",
+                    "max_counter_claims",
+                ),
             ),
             Stage(
                 "pair NEI evidence",
@@ -395,7 +412,8 @@ class CovidFact(Pipeline):
         units = chunk.live()
         requests: list[tuple[int, int, tuple[Any, ...]]] = []  # (unit, salient rank, salient word)
         for n, u in enumerate(units):
-            for r, w in enumerate(u.data["salient"][: c.n_salient]):
+            words = [w for w in u.data["salient"] if replaceable(w, u.data["claim"])]
+            for r, w in enumerate(words[: c.n_salient]):
                 requests.append((n, r, w))
         fills = (
             self.component("fillmask").fill([(units[n].data["claim"], w[0], w[1]) for n, _, w in requests], c.fill_k)
@@ -409,11 +427,11 @@ class CovidFact(Pipeline):
             seen: set[str] = set()
             for f in infills:
                 sub = in_form_of(f.text, pos, tag) if _real_substitute(f.text, word) else None
-                if sub is None or sub.lower() in seen or not _real_substitute(sub, word):
+                if sub is None or sub.lower() in seen or not _real_substitute(sub, word) or self._rare(sub):
                     continue
                 seen.add(sub.lower())
                 text = claim[:start] + sub + claim[end:]
-                per_unit[n].append(_Counter(text, word, start, end, sub, round(float(f.score), 4), r))
+                per_unit[n].append(_Counter(text, word, start, end, sub, round(float(f.score), 4), r, len(seen)))
         flat = [(n, k) for n, cs in enumerate(per_unit) for k in range(len(cs))]
         reasons = self.claim_check_reasons([per_unit[n][k].text for n, k in flat])
         fluent = [(n, k) for (n, k), why in zip(flat, reasons, strict=True) if not why]
@@ -434,7 +452,9 @@ class CovidFact(Pipeline):
             ev: _Evidence = u.data["evidence"]
             cands = [cc for k, cc in enumerate(per_unit[n]) if (n, k) in ok]
             passing = [cc for cc in cands if min(cc.contradiction.values()) >= c.min_contradiction]
-            passing.sort(key=lambda cc: (-min(cc.contradiction.values()), cc.salient_rank))
+            # the judge's contradiction saturates near 1 for almost any swap, so it gates but does not rank: the most
+            # salient word first, and its substitutes in the fill-mask order (knowledge-base antonyms first)
+            passing.sort(key=lambda cc: (cc.salient_rank, cc.fill_rank))
             kept: list[_Counter] = []
             for cc in passing:
                 if len(kept) < c.max_counter_claims and all(
@@ -455,6 +475,7 @@ class CovidFact(Pipeline):
                         "substitute": cc.substitute,
                         "fill_score": cc.fill_score,
                         "salient_rank": cc.salient_rank,
+                        "fill_rank": cc.fill_rank,
                         "contradiction": cc.contradiction,
                         "candidates": len(per_unit[n]),
                         "fluent": len(cands),
@@ -479,6 +500,15 @@ class CovidFact(Pipeline):
                         ref=u.item.ref,
                     )
                 )
+
+    def _rare(self, word: str) -> bool:
+        lm = self.component("lm")
+        floor = self.config.min_word_frequency
+        if lm is None or floor <= 0 or not hasattr(lm, "rarest_word"):
+            return False
+        if word not in self._rare_memo:
+            self._rare_memo[word] = bool(lm.rarest_word(word)[1] < floor)
+        return self._rare_memo[word]
 
     def _details(self, u: Any) -> dict[str, Any]:
         ev: _Evidence = u.data["evidence"]
@@ -556,6 +586,11 @@ def _real_substitute(sub: str, original: str) -> bool:
     return lemma(s) != lemma(o)
 
 
+_NUMBER_WORDS = frozenset(
+    """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+    seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million
+    billion dozen half""".split()  # noqa: SIM905
+)
 _UPOS = {
     "VERB": ("VERB", "AUX"),
     "NOUN": ("NOUN", "PROPN"),
@@ -567,21 +602,44 @@ _UPOS = {
 
 def in_form_of(sub: str, pos: str, tag: str) -> str | None:
     """The substitute in the grammatical form of the word it replaces ("decreased" for "improves" -> "decreases"),
-    or None when it has no reading of that part of speech ("levels" for a verb). Multi-word substitutes, numbers
-    and flip words are taken as they are; words unknown to the lexicon too."""
+    or None when it cannot stand there: no reading of that part of speech ("levels" for a verb), a form the
+    lexicon does not know ("negatived"), a non-number for a number, a content word for a flip word ("not",
+    "may", "more": only another flip word keeps the sentence's frame). Multi-word substitutes are taken as they
+    are."""
     from lemminflect import getAllLemmas, getInflection
 
+    from claimforge.generate.saliency import FLIP_WORDS
+
+    if pos == "NUM":
+        return sub if any(ch.isdigit() for ch in sub) or sub.lower() in _NUMBER_WORDS else None
+    if pos == "FLIP":
+        return sub if sub.lower() in FLIP_WORDS else None
     if " " in sub.strip() or pos not in _UPOS:
         return sub
     readings = getAllLemmas(sub.lower())
     if not readings:
-        return sub
+        return None  # not a word the lexicon knows: a fragment or a misspelling
     for upos in _UPOS[pos]:
         if upos in readings:
             forms = getInflection(readings[upos][0], tag=tag) if tag else ()
             out = forms[0] if forms else sub
+            if out.lower() != sub.lower() and upos not in getAllLemmas(out.lower()):
+                return None  # an inflection the lexicon does not know ("negatived")
             return out[0].upper() + out[1:] if sub[:1].isupper() else out
     return None
+
+
+def replaceable(word: tuple[Any, ...], claim: str) -> bool:
+    """Whether a salient word may be replaced: not a name (a proper noun, a capitalised word inside the sentence,
+    a word with digits or inner capitals such as "Tex10" or "mRNA") and not part of a hyphenated compound or a
+    symbol ("IL-33-dependent", "non-cell"), where a substitute breaks the name rather than the claim."""
+    start, end, text, pos = word[0], word[1], word[2], word[3]
+    if pos == "PROPN" or (start > 0 and text[:1].isupper()) or any(ch.isupper() for ch in text[1:]):
+        return False
+    if pos != "NUM" and any(ch.isdigit() for ch in text):
+        return False
+    before, after = claim[start - 1 : start], claim[end : end + 1]
+    return before not in ("-", "/") and after not in ("-", "/")
 
 
 def _match_rank(source: Document, hits: Sequence[Any], corpus: dict[str, Document]) -> int | None:
