@@ -381,3 +381,11 @@ def test_names_and_compounds_are_not_replaced_and_rare_forms_are_dropped() -> No
     assert in_form_of("reducing", "FLIP", "RB") is None and in_form_of("never", "FLIP", "RB") == "never"
     assert in_form_of("higher", "NUM", "CD") is None and in_form_of("12", "NUM", "CD") == "12"
     assert in_form_of("qzxv", "NOUN", "NN") is None  # unknown to the lexicon
+
+
+def test_articles_agree_with_the_substitute_and_longer_substitutes_are_dropped() -> None:
+    from claimforge.generate.covidfact import _real_substitute, _with_article
+
+    assert _with_article("is an ", "late") == "is a " and _with_article("is a ", "early") == "is an "
+    assert _with_article("A ", "unique") == "A " and _with_article("the ", "early") == "the "
+    assert not _real_substitute("rid of", "required") and _real_substitute("lacking", "required")

@@ -430,7 +430,7 @@ class CovidFact(Pipeline):
                 if sub is None or sub.lower() in seen or not _real_substitute(sub, word) or self._rare(sub):
                     continue
                 seen.add(sub.lower())
-                text = claim[:start] + sub + claim[end:]
+                text = _with_article(claim[:start], sub) + sub + claim[end:]
                 per_unit[n].append(_Counter(text, word, start, end, sub, round(float(f.score), 4), r, len(seen)))
         flat = [(n, k) for n, cs in enumerate(per_unit) for k in range(len(cs))]
         reasons = self.claim_check_reasons([per_unit[n][k].text for n, k in flat])
@@ -577,12 +577,24 @@ class CovidFact(Pipeline):
             )
 
 
+_ARTICLE = re.compile(r"\b([Aa])(n?)(\s+)$")
+
+
+def _with_article(before: str, sub: str) -> str:
+    """The text before a substitute with "a"/"an" agreeing with it ("an early" -> "a middle")."""
+    m = _ARTICLE.search(before)
+    if m is None:
+        return before
+    an = sub[:1].lower() in "aeio" or (sub[:1].lower() == "u" and not sub.lower().startswith(("uni", "use", "usu")))
+    return before[: m.start()] + m.group(1) + ("n" if an else "") + m.group(3)
+
+
 def _real_substitute(sub: str, original: str) -> bool:
     """A substitute that changes the word: not the same lemma, not empty or a single letter, not a stop-word-only
     filler for a content word."""
     s, o = sub.strip().lower(), original.strip().lower()
-    if len(s) < 2 or not any(ch.isalnum() for ch in s) or s == o:
-        return False
+    if len(s) < 2 or not any(ch.isalnum() for ch in s) or s == o or len(s.split()) > len(o.split()):
+        return False  # (a longer substitute than the word rarely fits its slot: "is required for" -> "is rid of for")
     return lemma(s) != lemma(o)
 
 
