@@ -389,3 +389,35 @@ def test_articles_agree_with_the_substitute_and_longer_substitutes_are_dropped()
     assert _with_article("is an ", "late") == "is a " and _with_article("is a ", "early") == "is an "
     assert _with_article("A ", "unique") == "A " and _with_article("the ", "early") == "the "
     assert not _real_substitute("rid of", "required") and _real_substitute("lacking", "required")
+
+
+class _ChildrenDoubtingNLI(FakeNLI):
+    """As FakeNLI, but entailment 0.9 for every claim without a contradiction word, except claims about children."""
+
+    def predict_proba(self, pairs: list[Any], progress: Any = None) -> np.ndarray:
+        rows = super().predict_proba(pairs)
+        for row, p in zip(rows, pairs, strict=True):
+            if row[1] < 0.1:
+                row[0] = 0.04 if "children" in p.claim else 0.9
+                row[2] = 1 - row[0] - row[1]
+        return rows
+
+
+def test_counter_claims_of_unconfirmed_claims_are_dropped(tmp_path: Path) -> None:
+    spec = {
+        "corpus": _corpus_file(tmp_path),
+        "retriever": {"name": "bm25", "index_dir": str(tmp_path / "index")},
+        "embedder": {"name": "hashing"},
+        "min_evidence_cosine": -1.0,
+        "label_check": "reject",
+    }
+    nli = _ChildrenDoubtingNLI()
+    parts = dict(claim_check=FakeCheck(), saliency=FakeSaliency(), fillmask=FakeFill(), gate=nli, judge=nli)
+    result = CovidFact(CovidFactConfig(**spec), **parts).build(ITEMS[:2])
+    by = Counter((e.source_item_id, e.label) for e in result.examples)
+    assert by == {("p:1", Label.SUPPORTED): 1, ("p:1", Label.REFUTED): 1}
+    dropped = [r for r in result.rejects if r.reason == "claim_not_confirmed"]
+    assert len(dropped) == 2 and all(r.item_id == "p:0" for r in dropped)
+    # turned off: the counter-claims stay
+    off = CovidFact(CovidFactConfig(**spec, require_confirmed_claim=False), **parts).build(ITEMS[:2])
+    assert Counter(e.label for e in off.examples)[Label.REFUTED] == 3
