@@ -270,6 +270,7 @@ class CovidFact(Pipeline):
                     "min_contradiction",
                     "max_counter_claims",
                 ),
+                version="2",  # a/an agreement, no substitute longer than the word (after blind reading 1)
             ),
             Stage(
                 "pair NEI evidence",
