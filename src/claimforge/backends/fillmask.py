@@ -409,8 +409,32 @@ class _FillMaskBase:
     _cache: DiskCache
     config: Any
 
-    def engine(self) -> MaskedLMEngine:  # pragma: no cover - overridden
+    _engine: MaskedLMEngine | None
+
+    def _load(self) -> tuple[Any, Any, Sequence[float]]:  # pragma: no cover - overridden
+        """(tokenizer, model, length prior) of the component's masked LM."""
         raise NotImplementedError
+
+    def engine(self) -> MaskedLMEngine:
+        """The decoder over the model, built on first use with the config's decoding settings."""
+        if self._engine is None:
+            import torch
+
+            c = self.config
+            if c.threads:
+                torch.set_num_threads(c.threads)
+            tokenizer, model, prior = self._load()
+            self._engine = MaskedLMEngine(
+                tokenizer,
+                model,
+                max_span_tokens=c.max_span_tokens,
+                beam=c.beam,
+                batch_size=c.batch_size,
+                max_length=c.max_length,
+                length_prior=prior,
+                bf16=resolve_runtime(c.runtime) == "torch-bf16",
+            )
+        return self._engine
 
     def fill(self, requests: Sequence[tuple[str, int, int]], k: int, progress: Any = None) -> list[list[Infill]]:
         for text, start, end in requests:
@@ -485,26 +509,10 @@ class EmbeddedFillMask(_FillMaskBase):
     def __repr__(self) -> str:
         return f"EmbeddedFillMask({self.model_id!r})"
 
-    def engine(self) -> MaskedLMEngine:
-        if self._engine is None:
-            import torch
-
-            if self.config.threads:
-                torch.set_num_threads(self.config.threads)
-            tokenizer, model, _ = _load_embedded(self._path)
-            model.to(self.config.device)
-            c = self.config
-            self._engine = MaskedLMEngine(
-                tokenizer,
-                model,
-                max_span_tokens=c.max_span_tokens,
-                beam=c.beam,
-                batch_size=c.batch_size,
-                max_length=c.max_length,
-                length_prior=self.length_prior,
-                bf16=resolve_runtime(c.runtime) == "torch-bf16",
-            )
-        return self._engine
+    def _load(self) -> tuple[Any, Any, Sequence[float]]:
+        tokenizer, model, _ = _load_embedded(self._path)
+        model.to(self.config.device)
+        return tokenizer, model, self.length_prior
 
 
 @registry.register("fillmask", "embedded", EmbeddedFillMaskConfig)
@@ -544,25 +552,9 @@ class HFFillMask(_FillMaskBase):
     def __repr__(self) -> str:
         return f"HFFillMask({self.config.model!r})"
 
-    def engine(self) -> MaskedLMEngine:
-        if self._engine is None:
-            import torch
-
-            if self.config.threads:
-                torch.set_num_threads(self.config.threads)
-            tokenizer, model = _load_masked_lm(self._path, self.config.device)
-            c = self.config
-            self._engine = MaskedLMEngine(
-                tokenizer,
-                model,
-                max_span_tokens=c.max_span_tokens,
-                beam=c.beam,
-                batch_size=c.batch_size,
-                max_length=c.max_length,
-                length_prior=c.length_prior,
-                bf16=resolve_runtime(c.runtime) == "torch-bf16",
-            )
-        return self._engine
+    def _load(self) -> tuple[Any, Any, Sequence[float]]:
+        tokenizer, model = _load_masked_lm(self._path, self.config.device)
+        return tokenizer, model, self.config.length_prior
 
 
 @registry.register("fillmask", "hf", HFFillMaskConfig)
