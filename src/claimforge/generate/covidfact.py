@@ -501,16 +501,8 @@ class CovidFact(Pipeline):
                 why = f"{len(per_unit[n])} candidates, {len(cands)} fluent, best contradiction " + (
                     f"{best:.3f}" if best is not None else "none"
                 )
-                chunk.add_reject(
-                    Reject(
-                        item_id=u.item.id,
-                        scope="example",
-                        stage="counter-claims",
-                        reason="no_counter_claim",
-                        detail=f"{why} < {c.min_contradiction} :: {u.data['claim'][:160]}",
-                        ref=u.item.ref,
-                    )
-                )
+                detail = f"{why} < {c.min_contradiction} :: {u.data['claim'][:160]}"
+                chunk.add_reject(_unit_reject(u, "counter-claims", "no_counter_claim", detail))
 
     def _rare(self, word: str) -> bool:
         lm = self.component("lm")
@@ -586,16 +578,7 @@ class CovidFact(Pipeline):
                     break
                 rank += 1
             if chosen is None:
-                state.rejects.append(
-                    Reject(
-                        item_id=u.item.id,
-                        scope="example",
-                        stage="nei",
-                        reason="no_unrelated_source_in_top_k",
-                        detail=f"k={c.nei_top_k}",
-                        ref=u.item.ref,
-                    )
-                )
+                state.rejects.append(_unit_reject(u, "nei", "no_unrelated_source_in_top_k", f"k={c.nei_top_k}"))
                 continue
             doc, rank = chosen
             sents = [s for s in doc.sentences if s.strip()]
@@ -606,6 +589,11 @@ class CovidFact(Pipeline):
             state.examples.append(
                 self.make_example(u.item, Label.NOT_ENOUGH_INFO, u.data["claim"], text, doc.id, details, key="1")
             )
+
+
+def _unit_reject(u: Any, stage: str, reason: str, detail: str) -> Reject:
+    """A would-be example of a unit's claim that was not made (scope ``example``)."""
+    return Reject(item_id=u.item.id, scope="example", stage=stage, reason=reason, detail=detail, ref=u.item.ref)
 
 
 _ARTICLE = re.compile(r"\b([Aa])(n?)(\s+)$")
