@@ -101,8 +101,10 @@ class UnionFillConfig(ComponentConfig):
 
 
 class UnionFill:
-    """The candidates of several fill-mask components, in turn (the first member's best, the second's best, ...),
-    without repeats: knowledge-base antonyms and siblings next to a masked LM's contextual guesses."""
+    """The candidates of several fill-mask components in turn, without repeats (default: kb, then embedded).
+
+    The first member's best, the second's best, ...: knowledge-base antonyms and siblings next to a masked LM's
+    contextual guesses."""
 
     def __init__(self, config: UnionFillConfig) -> None:
         if not config.members:

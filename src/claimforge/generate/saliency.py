@@ -297,8 +297,9 @@ class LearnedSaliencyConfig(ComponentConfig):
 
 
 class LearnedSaliency(_Base):
-    """Attention of the verifier the weights were trained with, part of speech and YAKE, weighed by a logistic
-    regression trained to predict the words COVID-Fact's counter-claims replaced (docs/models/saliency.md)."""
+    """A logistic regression over the judge's attention, part of speech and YAKE (default; docs/models/saliency.md).
+
+    Trained to predict the words COVID-Fact's counter-claims replaced."""
 
     def __init__(self, config: LearnedSaliencyConfig) -> None:
         import json
