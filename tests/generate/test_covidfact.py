@@ -140,6 +140,7 @@ def _pipeline(tmp_path: Path, **over: Any) -> tuple[CovidFact, FakeFill]:
         "embedder": {"name": "hashing"},
         "min_evidence_cosine": -1.0,
         "label_check": "off",
+        "substitutes": "any",  # the machinery; opposites have their own test
         **over,
     }
     fill = FakeFill()
@@ -410,6 +411,7 @@ def test_counter_claims_of_unconfirmed_claims_are_dropped(tmp_path: Path) -> Non
         "embedder": {"name": "hashing"},
         "min_evidence_cosine": -1.0,
         "label_check": "reject",
+        "substitutes": "any",
     }
     nli = _ChildrenDoubtingNLI()
     parts = dict(claim_check=FakeCheck(), saliency=FakeSaliency(), fillmask=FakeFill(), gate=nli, judge=nli)
@@ -421,3 +423,36 @@ def test_counter_claims_of_unconfirmed_claims_are_dropped(tmp_path: Path) -> Non
     # turned off: the counter-claims stay
     off = CovidFact(CovidFactConfig(**spec, require_confirmed_claim=False), **parts).build(ITEMS[:2])
     assert Counter(e.label for e in off.examples)[Label.REFUTED] == 3
+
+
+def test_opposites_keep_antonyms_and_reversed_direction_words_only(tmp_path: Path) -> None:
+    class KindFill(FakeFill):
+        def fill(self, requests: list[tuple[str, int, int]], k: int, progress: Any = None) -> list[list[Infill]]:
+            out = super().fill(requests, k)
+            return [[Infill(f.text, f.score, "antonym" if f.text == "worsens" else "") for f in fs] for fs in out]
+
+    spec = {
+        "corpus": _corpus_file(tmp_path),
+        "retriever": {"name": "bm25", "index_dir": str(tmp_path / "index")},
+        "embedder": {"name": "hashing"},
+        "min_evidence_cosine": -1.0,
+        "label_check": "off",
+    }
+    nli = FakeNLI()
+    p = CovidFact(
+        CovidFactConfig(**spec),
+        claim_check=FakeCheck(),
+        saliency=FakeSaliency(),
+        fillmask=KindFill(),
+        gate=nli,
+        judge=nli,
+    )
+    result = p.build(ITEMS[:1])
+    refuted = {
+        e.claim: e.provenance.details["counter_claim"]["kind"] for e in result.examples if e.label == Label.REFUTED
+    }
+    # "reduces" is a direction word: its opposite is offered; "worsens" is an antonym; "lowers" (0.5) fails the gate
+    assert refuted == {
+        "Aspirin increases fever in children.": "direction",
+        "Aspirin worsens fever in children.": "antonym",
+    }

@@ -47,6 +47,7 @@ DEFAULT_LENGTH_PRIOR = (0.65, 0.25, 0.07, 0.03)
 class Infill:
     text: str  # the substitute for the span, plain text as it should appear in the sentence
     score: float  # log-probability under the model (higher = better); comparable within one request
+    kind: str = ""  # how a knowledge-base component found it ("antonym", "sibling"); "" for a masked LM's guess
 
 
 class FillMask(Protocol):

@@ -34,6 +34,8 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field, model_validator
 
+from claimforge.backends.fillmask import Infill
+from claimforge.generate.minimal_pairs import direction_opposite
 from claimforge.io.posts import domain_of
 from claimforge.io.rows import read_text
 from claimforge.io.sentences import split_text
@@ -73,6 +75,7 @@ class _Counter:
     fill_score: float
     salient_rank: int
     fill_rank: int  # 1-based rank among the word's usable substitutes (the fill-mask order)
+    kind: str = ""  # "antonym" / "sibling" (knowledge base), "direction" (a direction word reversed), "" (masked LM)
     contradiction: dict[str, float] = field(default_factory=dict)
 
 
@@ -108,6 +111,10 @@ class CovidFactConfig(LabelCheckConfig):
         "members": [{"name": "kb"}, {"name": "embedded", "max_span_tokens": 1}],
     }
     fill_k: int = Field(5, ge=1)  # per fill-mask member and salient word
+    # opposites: only substitutes that reverse the word — knowledge-base antonyms and direction words ("increases"
+    # -> "decreases", offered for every direction word) — the only kind both blind readings found false every time
+    # (docs/covidfact.md); any: every fill-mask candidate, as the paper (most are unverifiable, not false)
+    substitutes: Literal["opposites", "any"] = "opposites"
     # A substitute with a word rarer than this in the n-gram LM's training text (or unknown to it) is not used:
     # non-words and inflections no one writes ("negatived"); as KBIN's floor. 0 (or lm: null) turns it off.
     lm: dict[str, Any] | None = {"name": "ngram"}
@@ -263,6 +270,7 @@ class CovidFact(Pipeline):
                 (
                     "fillmask",
                     "fill_k",
+                    "substitutes",
                     "lm",
                     "min_word_frequency",
                     "gate",
@@ -270,7 +278,9 @@ class CovidFact(Pipeline):
                     "min_contradiction",
                     "max_counter_claims",
                 ),
-                version="2",  # a/an agreement, no substitute longer than the word (after blind reading 1)
+                # 2: a/an agreement, no substitute longer than the word (after blind reading 1); 3: substitutes:
+                # opposites, direction words offered (after blind reading 2)
+                version="3",
             ),
             Stage(
                 "pair NEI evidence",
@@ -436,13 +446,20 @@ class CovidFact(Pipeline):
             claim = units[n].data["claim"]
             start, end, word, pos, tag = w[0], w[1], w[2], w[3], w[5]
             seen: set[str] = set()
+            opposite = direction_opposite(word)
+            if opposite is not None:
+                infills = [Infill(opposite, 0.0, "direction"), *infills]
+            if c.substitutes == "opposites":
+                infills = [f for f in infills if f.kind in ("antonym", "direction")]
             for f in infills:
                 sub = in_form_of(f.text, pos, tag) if _real_substitute(f.text, word) else None
                 if sub is None or sub.lower() in seen or not _real_substitute(sub, word) or self._rare(sub):
                     continue
                 seen.add(sub.lower())
                 text = _with_article(claim[:start], sub) + sub + claim[end:]
-                per_unit[n].append(_Counter(text, word, start, end, sub, round(float(f.score), 4), r, len(seen)))
+                per_unit[n].append(
+                    _Counter(text, word, start, end, sub, round(float(f.score), 4), r, len(seen), f.kind)
+                )
         flat = [(n, k) for n, cs in enumerate(per_unit) for k in range(len(cs))]
         reasons = self.claim_check_reasons([per_unit[n][k].text for n, k in flat])
         fluent = [(n, k) for (n, k), why in zip(flat, reasons, strict=True) if not why]
@@ -484,6 +501,7 @@ class CovidFact(Pipeline):
                         "replaced": cc.replaced,
                         "span": [cc.start, cc.end],
                         "substitute": cc.substitute,
+                        "kind": cc.kind,
                         "fill_score": cc.fill_score,
                         "salient_rank": cc.salient_rank,
                         "fill_rank": cc.fill_rank,

@@ -66,10 +66,10 @@ class KBFill:
 
     def fill(self, requests: Sequence[tuple[str, int, int]], k: int, progress: Any = None) -> list[list[Infill]]:
         docs = self.kbin.nlp.parse([t for t, _, _ in requests]) if requests else []
-        per: list[list[tuple[str, str]]] = []  # (substitute for the span, the whole sentence)
+        per: list[list[tuple[str, tuple[str, str]]]] = []  # (substitute for the span, (sentence, relation))
         for (text, start, end), doc in zip(requests, docs, strict=True):
             target = self._target(doc, text, start, end)
-            subs: dict[str, str] = {}
+            subs: dict[str, tuple[str, str]] = {}
             if target is not None:
                 cands, _ = self.kbin.candidates(text, [target])
                 for c in cands:
@@ -77,18 +77,18 @@ class KBFill:
                     new = c.text[t.start : len(c.text) - (len(text) - t.end)]
                     span = text[start : t.start] + new + text[t.end : end]
                     if span.lower() != text[start:end].lower():
-                        subs.setdefault(span, c.text)
+                        subs.setdefault(span, (c.text, c.relation))
             per.append(list(subs.items()))
-        flat = [sentence for pairs in per for _, sentence in pairs]
+        flat = [sentence for pairs in per for _, (sentence, _) in pairs]
         ppl = self.kbin.lm.perplexity(flat) if flat else []
         out: list[list[Infill]] = []
         i = 0
         for pairs in per:
             scored = []
-            for span, _ in pairs:
+            for span, (_, relation) in pairs:
                 p = float(ppl[i])
                 i += 1
-                scored.append(Infill(span, -math.log(p) if p > 0 and math.isfinite(p) else -1e9))
+                scored.append(Infill(span, -math.log(p) if p > 0 and math.isfinite(p) else -1e9, relation))
             out.append(sorted(scored, key=lambda f: -f.score)[:k])
         return out
 

@@ -200,6 +200,12 @@ def _match_case(new: str, old: str) -> str:
     return new[0].upper() + new[1:] if old[:1].isupper() else new
 
 
+def direction_opposite(word: str) -> str | None:
+    """The opposite of a direction word ("increased" -> "decreased"), in its case; None for other words."""
+    opp = _DIRECTION.get(word.lower())
+    return _match_case(opp, word) if opp else None
+
+
 def direction_edit(claim: str, rng: random.Random) -> Edit | None:
     """Swap one direction word for its opposite ("increased" → "decreased", "higher" → "lower")."""
     if _HEDGE.search(claim):
