@@ -456,3 +456,11 @@ def test_opposites_keep_antonyms_and_reversed_direction_words_only(tmp_path: Pat
         "Aspirin increases fever in children.": "direction",
         "Aspirin worsens fever in children.": "antonym",
     }
+
+
+def test_necessity_words_take_their_frame_keeping_opposite() -> None:
+    from claimforge.generate.covidfact import _necessity_opposite, in_form_of
+
+    assert _necessity_opposite("required") == "dispensable" and _necessity_opposite("Essential") == "Dispensable"
+    assert _necessity_opposite("found") is None
+    assert in_form_of("reduced", "ADJ", "JJ") == "reduced"  # a participle adjective is not lemmatised

@@ -279,8 +279,8 @@ class CovidFact(Pipeline):
                     "max_counter_claims",
                 ),
                 # 2: a/an agreement, no substitute longer than the word (after blind reading 1); 3: substitutes:
-                # opposites, direction words offered (after blind reading 2)
-                version="3",
+                # opposites, direction words offered (after blind reading 2); 4: opposites of necessity words
+                version="4",
             ),
             Stage(
                 "pair NEI evidence",
@@ -446,13 +446,17 @@ class CovidFact(Pipeline):
             claim = units[n].data["claim"]
             start, end, word, pos, tag = w[0], w[1], w[2], w[3], w[5]
             seen: set[str] = set()
-            opposite = direction_opposite(word)
+            opposite = direction_opposite(word) or _necessity_opposite(word)
             if opposite is not None:
                 infills = [Infill(opposite, 0.0, "direction"), *infills]
+            if word.lower() in _NECESSITY:  # WordNet's antonyms here read as broken English ("is eliminated for")
+                infills = [f for f in infills if f.kind != "antonym"]
             if c.substitutes == "opposites":
                 infills = [f for f in infills if f.kind in ("antonym", "direction")]
             for f in infills:
-                sub = in_form_of(f.text, pos, tag) if _real_substitute(f.text, word) else None
+                if not _real_substitute(f.text, word):
+                    continue
+                sub = f.text if f.kind == "direction" else in_form_of(f.text, pos, tag)  # already in form
                 if sub is None or sub.lower() in seen or not _real_substitute(sub, word) or self._rare(sub):
                     continue
                 seen.add(sub.lower())
@@ -649,6 +653,23 @@ _UPOS = {
 }
 
 
+# Words of necessity and sufficiency, with the opposite that keeps the sentence's frame ("X is required for Y" ->
+# "X is dispensable for Y"); WordNet's antonyms of them do not ("eliminated", "deficient").
+_NECESSITY = {
+    "required": "dispensable",
+    "necessary": "unnecessary",
+    "essential": "dispensable",
+    "needed": "dispensable",
+    "indispensable": "dispensable",
+    "sufficient": "insufficient",
+}
+
+
+def _necessity_opposite(word: str) -> str | None:
+    opp = _NECESSITY.get(word.lower())
+    return None if opp is None else (opp[0].upper() + opp[1:] if word[:1].isupper() else opp)
+
+
 def in_form_of(sub: str, pos: str, tag: str) -> str | None:
     """The substitute in the grammatical form of the word it replaces ("decreased" for "improves" -> "decreases"),
     or None when it cannot stand there: no reading of that part of speech ("levels" for a verb), a form the
@@ -670,6 +691,8 @@ def in_form_of(sub: str, pos: str, tag: str) -> str | None:
         return None  # not a word the lexicon knows: a fragment or a misspelling
     for upos in _UPOS[pos]:
         if upos in readings:
+            if upos in ("ADJ", "ADV"):
+                return sub  # adjectives keep their own form: participles ("reduced") are not lemmatised
             forms = getInflection(readings[upos][0], tag=tag) if tag else ()
             out = forms[0] if forms else sub
             if out.lower() != sub.lower() and upos not in getAllLemmas(out.lower()):
