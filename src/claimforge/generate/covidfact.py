@@ -689,6 +689,8 @@ def in_form_of(sub: str, pos: str, tag: str) -> str | None:
     readings = getAllLemmas(sub.lower())
     if not readings:
         return None  # not a word the lexicon knows: a fragment or a misspelling
+    if pos == "ADJ" and "VERB" in readings and sub.lower().endswith(("ed", "ing")):
+        return sub  # a participle used as an adjective ("reduced", "increasing")
     for upos in _UPOS[pos]:
         if upos in readings:
             if upos in ("ADJ", "ADV"):
