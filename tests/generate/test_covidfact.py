@@ -133,19 +133,25 @@ def _corpus_file(tmp_path: Path) -> str:
     return str(path)
 
 
-def _pipeline(tmp_path: Path, **over: Any) -> tuple[CovidFact, FakeFill]:
+def _config(tmp_path: Path, **over: Any) -> CovidFactConfig:
+    """The real BM25 and hashing embedder over the self-made corpus; every candidate kind ("any": the machinery;
+    opposites have their own test)."""
     spec = {
         "corpus": _corpus_file(tmp_path),
         "retriever": {"name": "bm25", "index_dir": str(tmp_path / "index")},
         "embedder": {"name": "hashing"},
         "min_evidence_cosine": -1.0,
         "label_check": "off",
-        "substitutes": "any",  # the machinery; opposites have their own test
+        "substitutes": "any",
         **over,
     }
-    fill = FakeFill()
-    config = CovidFactConfig(**spec)
-    nli = FakeNLI()
+    return CovidFactConfig(**spec)
+
+
+def _pipeline(tmp_path: Path, fill: Any = None, nli: Any = None, **over: Any) -> tuple[CovidFact, Any]:
+    fill = fill or FakeFill()
+    nli = nli or FakeNLI()
+    config = _config(tmp_path, **over)
     p = CovidFact(config, claim_check=FakeCheck(), saliency=FakeSaliency(), fillmask=fill, gate=nli, judge=nli)
     return p, fill
 
@@ -405,24 +411,16 @@ class _ChildrenDoubtingNLI(FakeNLI):
 
 
 def test_counter_claims_of_unconfirmed_claims_are_dropped(tmp_path: Path) -> None:
-    spec = {
-        "corpus": _corpus_file(tmp_path),
-        "retriever": {"name": "bm25", "index_dir": str(tmp_path / "index")},
-        "embedder": {"name": "hashing"},
-        "min_evidence_cosine": -1.0,
-        "label_check": "reject",
-        "substitutes": "any",
-    }
     nli = _ChildrenDoubtingNLI()
-    parts = dict(claim_check=FakeCheck(), saliency=FakeSaliency(), fillmask=FakeFill(), gate=nli, judge=nli)
-    result = CovidFact(CovidFactConfig(**spec), **parts).build(ITEMS[:2])
+    p, _ = _pipeline(tmp_path, nli=nli, label_check="reject")
+    result = p.build(ITEMS[:2])
     by = Counter((e.source_item_id, e.label) for e in result.examples)
     assert by == {("p:1", Label.SUPPORTED): 1, ("p:1", Label.REFUTED): 1}
     dropped = [r for r in result.rejects if r.reason == "claim_not_confirmed"]
     assert len(dropped) == 2 and all(r.item_id == "p:0" for r in dropped)
     # turned off: the counter-claims stay
-    off = CovidFact(CovidFactConfig(**spec, require_confirmed_claim=False), **parts).build(ITEMS[:2])
-    assert Counter(e.label for e in off.examples)[Label.REFUTED] == 3
+    off, _ = _pipeline(tmp_path, nli=nli, label_check="reject", require_confirmed_claim=False)
+    assert Counter(e.label for e in off.build(ITEMS[:2]).examples)[Label.REFUTED] == 3
 
 
 def test_opposites_keep_antonyms_and_reversed_direction_words_only(tmp_path: Path) -> None:
@@ -431,22 +429,7 @@ def test_opposites_keep_antonyms_and_reversed_direction_words_only(tmp_path: Pat
             out = super().fill(requests, k)
             return [[Infill(f.text, f.score, "antonym" if f.text == "worsens" else "") for f in fs] for fs in out]
 
-    spec = {
-        "corpus": _corpus_file(tmp_path),
-        "retriever": {"name": "bm25", "index_dir": str(tmp_path / "index")},
-        "embedder": {"name": "hashing"},
-        "min_evidence_cosine": -1.0,
-        "label_check": "off",
-    }
-    nli = FakeNLI()
-    p = CovidFact(
-        CovidFactConfig(**spec),
-        claim_check=FakeCheck(),
-        saliency=FakeSaliency(),
-        fillmask=KindFill(),
-        gate=nli,
-        judge=nli,
-    )
+    p, _ = _pipeline(tmp_path, fill=KindFill(), substitutes="opposites")
     result = p.build(ITEMS[:1])
     refuted = {
         e.claim: e.provenance.details["counter_claim"]["kind"] for e in result.examples if e.label == Label.REFUTED
