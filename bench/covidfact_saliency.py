@@ -13,57 +13,18 @@ The split: claims are ordered as in the file and cut in halves by evidence text 
 from __future__ import annotations
 
 import argparse
-import csv
-import difflib
 import json
-import re
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
+from claimforge.evaluate.saliency_recall import gold_items
+from claimforge.evaluate.saliency_recall import recall_at as recall
 from claimforge.registry import registry
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "covidfact" / "rte_train.tsv"
-_WORD = re.compile(r"[A-Za-z0-9][\w\-']*")
-
-
-def words(text: str) -> list[tuple[int, int, str]]:
-    return [(m.start(), m.end(), m.group(0).lower()) for m in _WORD.finditer(text)]
-
-
-def gold_items(path: Path) -> list[tuple[str, set[int]]]:
-    """(original claim, character starts of the words its counter-claims replaced), in file order."""
-    groups: dict[str, list[dict[str, str]]] = defaultdict(list)
-    with path.open(encoding="utf-8", newline="") as f:
-        for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
-            groups[row["sentence1"]].append(row)
-    out = []
-    for rows in groups.values():
-        origs = [r["Sentence2"] for r in rows if r["label"] == "entailment"]
-        negs = [r["Sentence2"] for r in rows if r["label"] != "entailment"]
-        if len(origs) != 1 or not negs:
-            continue
-        ow = words(origs[0])
-        gold: set[int] = set()
-        for neg in negs:
-            sm = difflib.SequenceMatcher(a=[w for _, _, w in ow], b=[w for _, _, w in words(neg)], autojunk=False)
-            for op, a0, a1, _b0, _b1 in sm.get_opcodes():
-                if op in ("replace", "delete"):
-                    gold.update(ow[i][0] for i in range(a0, a1))
-        if gold:
-            out.append((origs[0], gold))
-    return out
-
-
-def recall(ranked: list[list], gold: list[set[int]], k: int) -> float:
-    hits = [
-        any(w.start in g or any(s >= w.start and s < w.end for s in g) for w in r[:k])
-        for r, g in zip(ranked, gold, strict=True)
-    ]
-    return float(np.mean(hits)) if hits else 0.0
 
 
 def main() -> int:

@@ -20,10 +20,9 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from covidfact_saliency import DATA, gold_items, recall  # noqa: E402
-
-from claimforge.generate.saliency import (  # noqa: E402
+from claimforge.evaluate.saliency_recall import gold_items
+from claimforge.evaluate.saliency_recall import recall_at as recall
+from claimforge.generate.saliency import (
     AttentionSaliency,
     AttentionSaliencyConfig,
     YAKEConfig,
@@ -34,6 +33,7 @@ from claimforge.generate.saliency import (  # noqa: E402
 )
 
 VERSION = "1"
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "covidfact" / "rte_train.tsv"
 
 
 def main() -> int:
