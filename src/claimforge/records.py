@@ -5,6 +5,7 @@ Every record carries enough provenance to trace an example back to the input lin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Literal
 
@@ -122,6 +123,58 @@ class Document(Record):
     @property
     def text(self) -> str:
         return " ".join(self.sentences)
+
+
+SectionType = Literal["introduction", "methods", "results", "discussion", "conclusion", "other"]
+SECTION_TYPES: tuple[SectionType, ...] = ("introduction", "methods", "results", "discussion", "conclusion", "other")
+
+
+class Section(Record):
+    """One section of a paper's body. Subsections are sections of their own, in reading order; ``heading`` is
+    the path of headings (``"Results / Cell growth"``) and ``type`` the normalised kind (a subsection whose own
+    heading says nothing takes its parent's). ``paragraphs`` hold each paragraph's sentences."""
+
+    heading: str = ""
+    type: SectionType = "other"
+    paragraphs: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def sentences(self) -> tuple[str, ...]:
+        return tuple(s for p in self.paragraphs for s in p)
+
+
+class Paper(Record):
+    """A full scientific paper in one model, whatever format it came from (JATS, GROBID TEI, S2ORC JSON,
+    LaTeX, SciREX, PDF): title, abstract paragraphs, body sections, figure/table captions and the reference
+    list kept apart. ``format`` names the parser; ``ref`` the file (and archive member) it came from."""
+
+    id: str
+    title: str = ""
+    abstract: tuple[tuple[str, ...], ...] = ()
+    sections: tuple[Section, ...] = ()
+    captions: tuple[str, ...] = ()
+    references: tuple[str, ...] = ()
+    format: str = ""
+    ref: SourceRef
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def abstract_sentences(self) -> tuple[str, ...]:
+        return tuple(s for p in self.abstract for s in p)
+
+    def typed_sections(self) -> int:
+        """How many sections have a type other than "other"."""
+        return sum(1 for s in self.sections if s.type != "other")
+
+    def document(self, exclude: Sequence[int] = (), abstract: bool = True) -> Document:
+        """The paper as a sentence document: the abstract (with ``abstract``) and the body sections in order,
+        without the sections whose indices are in ``exclude``."""
+        skip = set(exclude)
+        sentences = list(self.abstract_sentences) if abstract else []
+        for i, sec in enumerate(self.sections):
+            if i not in skip:
+                sentences.extend(sec.sentences)
+        return Document(id=self.id, title=self.title, sentences=tuple(sentences))
 
 
 class SentenceItem(Record):
