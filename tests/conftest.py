@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -183,3 +184,56 @@ def tiny_t5(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     assert list(directory.glob("*.safetensors"))
     yield directory
     torch.set_num_threads(threads)
+
+
+class ChatServer:
+    """A minimal local OpenAI-compatible chat server: ``responder(body) -> assistant text`` answers every
+    ``POST /v1/chat/completions``; ``requests`` keeps the request bodies."""
+
+    def __init__(self, responder: Any) -> None:
+        import json
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.responder = responder
+        self.requests: list[dict[str, Any]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                server.requests.append(body)
+                content = server.responder(body)
+                data = json.dumps(
+                    {
+                        "id": "x",
+                        "object": "chat.completion",
+                        "model": body["model"],
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                        ],
+                    }
+                ).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+
+
+@pytest.fixture
+def chat_server(serve):  # type: ignore[no-untyped-def]
+    """``chat_server(responder, key_env)``: a started :class:`ChatServer` (API key ``sk-test`` in ``key_env``)."""
+
+    def start(responder: Any, key_env: str = "CLAIMFORGE_TEST_CHAT_KEY") -> ChatServer:
+        return serve(ChatServer(responder), key_env, "sk-test-chat")  # type: ignore[no-any-return]
+
+    return start

@@ -271,12 +271,24 @@ class Pipeline:
             ),
         )
 
-    def label_check_stage(self, labels: Sequence[Label]) -> Stage:
+    def label_check_stage(
+        self,
+        labels: Sequence[Label],
+        evidence_of: Callable[[Example], tuple[str, ...]] | None = None,
+        checked_as: Callable[[Example], Label] | None = None,
+    ) -> Stage:
         """The judge scores each example's claim against its evidence; labels it does not confirm are rejected
         (or flagged). Before label selection, so balancing sees only checked examples. A balanced build with
         ``label_check: reject`` checks lazily: labels in a seeded random order, the one with the fewest
         confirmed examples next, until every label has as many confirmed as the scarcest label can give —
-        the examples balancing would drop anyway are not scored (they are ``balance`` rejects)."""
+        the examples balancing would drop anyway are not scored (they are ``balance`` rejects).
+
+        ``evidence_of``: the sentences the judge reads for an example (default: its evidence text's sentences);
+        a pipeline whose evidence is a whole paper gives the passages it chose for the judge. ``checked_as``: the
+        label whose gate an example must pass (default its own; a binary scheme that calls an unverifiable claim
+        REFUTED checks it as NOT_ENOUGH_INFO)."""
+        read = evidence_of or (lambda e: evidence_sentences(e.evidence))
+        gate = checked_as or (lambda e: e.label)
 
         def run(state: BuildState) -> None:
             cfg: Any = self.config
@@ -289,10 +301,10 @@ class Pipeline:
 
             def check(indices: list[int]) -> int:
                 probs = judge(
-                    nli, [ex[i].claim for i in indices], [evidence_sentences(ex[i].evidence) for i in indices]
+                    nli, [ex[i].claim for i in indices], [read(ex[i]) for i in indices]
                 )
                 for i, p in zip(indices, probs, strict=True):
-                    verdicts[i] = verdict(ex[i].label, p, th)
+                    verdicts[i] = verdict(gate(ex[i]), p, th)
                 return sum(verdicts[i].passed for i in indices)
 
             n = 0  # the balanced size, known only to the lazy check
@@ -324,6 +336,35 @@ class Pipeline:
         return Stage(
             "label check", "global", run, config=("judge", "label_check", "label_thresholds", "balance", "seed")
         )
+
+    def confirmed_claims_stage(self) -> Stage:
+        """After the label check: drop the REFUTED and NOT_ENOUGH_INFO examples made from a claim whose SUPPORTED
+        example the judge did not confirm (``claim_not_confirmed``): a false version of a claim the evidence does
+        not support is not known to be false. A claim is the example's ``provenance.details["claim_key"]``, else
+        its source item. Config fields ``require_confirmed_claim`` and ``label_check``."""
+
+        def key(e: Example) -> str:
+            return str(e.provenance.details.get("claim_key", e.source_item_id))
+
+        def run(state: BuildState) -> None:
+            cfg: Any = self.config
+            if not cfg.require_confirmed_claim or cfg.label_check == "off":
+                return
+            confirmed = {
+                key(e)
+                for e in state.examples
+                if e.label == Label.SUPPORTED and e.provenance.details.get("label_check", {}).get("passed", False)
+            }
+            kept = []
+            for e in state.examples:
+                if e.label == Label.SUPPORTED or key(e) in confirmed:
+                    kept.append(e)
+                else:
+                    detail = f"{e.id}: the judge did not confirm the claim it was made from"
+                    state.rejects.append(example_reject(e, "confirmed claims", "claim_not_confirmed", detail))
+            state.examples = kept
+
+        return Stage("confirmed claims", "global", run, config=("require_confirmed_claim", "label_check"))
 
     def select_stage(self, labels: Sequence[Label]) -> Stage:
         """The last stage of every pipeline: keep ``labels`` and, with ``config.balance``, down-sample."""

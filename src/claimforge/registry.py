@@ -16,7 +16,7 @@ T = TypeVar("T")
 # Modules whose import registers the built-in components of each kind (imported on first lookup
 # of that kind, so asking for a reader never imports torch).
 _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
-    "reader": ("claimforge.io.mcq", "claimforge.io.sentences", "claimforge.io.posts"),
+    "reader": ("claimforge.io.mcq", "claimforge.io.sentences", "claimforge.io.posts", "claimforge.io.papers.reader"),
     "nlp": ("claimforge.nlp.pipeline",),
     "ner": ("claimforge.nlp.entities",),
     "kb": (
@@ -38,11 +38,17 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
         "claimforge.generate.claimgen",
         "claimforge.generate.kbin",
         "claimforge.generate.covidfact",
+        "claimforge.generate.sciclaimhunt",
     ),
-    "generator": ("claimforge.generate.claimgen",),
+    "generator": ("claimforge.generate.claimgen", "claimforge.generate.paper_llm"),
     "claim_check": ("claimforge.generate.claim_check",),
     "saliency": ("claimforge.generate.saliency",),
-    "negator": ("claimforge.generate.kbin", "claimforge.generate.edit_negator"),
+    "negator": (
+        "claimforge.generate.kbin",
+        "claimforge.generate.edit_negator",
+        "claimforge.generate.numeric",
+        "claimforge.generate.paper_llm",
+    ),
     "task": ("claimforge.io.benchmarks",),
     "verifier": (
         "claimforge.verify.cross_encoder",
@@ -50,6 +56,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
         "claimforge.verify.embedding_heads",
         "claimforge.verify.zeroshot",
         "claimforge.verify.llm_judge",
+        "claimforge.verify.paper_retrieval",
     ),
     "nli": ("claimforge.verify.nli",),
 }

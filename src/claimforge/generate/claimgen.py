@@ -428,7 +428,7 @@ class LLMGenerator:
         mentions = self.ner.mentions([c.text for c in cleaned])
         ks = [min(self.config.max_claims, max(1, len(ms))) for ms in mentions]
         replies = self.llm.complete([self.messages(it, k) for it, k in zip(items, ks, strict=True)])
-        outputs = [_claim_lines(r)[:k] for r, k in zip(replies, ks, strict=True)]
+        outputs = [claim_lines(r)[:k] for r, k in zip(replies, ks, strict=True)]
         # a request the server refused for this item alone comes back empty with ``.error`` (backends.llm)
         errors = [getattr(r, "error", "") for r in replies]
         return _collect(self.name, items, cleaned, mentions, outputs, {"k": ks}, errors)
@@ -437,7 +437,7 @@ class LLMGenerator:
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)]|claim\s*\d*\s*:)\s*", re.I)
 
 
-def _claim_lines(reply: str) -> list[str]:
+def claim_lines(reply: str) -> list[str]:
     out = []
     for line in re.sub(r"<think>.*?</think>", "", reply, flags=re.S | re.I).splitlines():
         line = _BULLET.sub("", line).strip().strip('"').strip()

@@ -41,7 +41,7 @@ from claimforge.io.rows import read_text
 from claimforge.io.sentences import split_text
 from claimforge.nlp.normalize import content_lemmas, finish_sentence, lemma, restore_case
 from claimforge.nlp.wellformed import sentence_case
-from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage, example_reject
+from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Document, Label, Reject, SentenceItem
 from claimforge.registry import registry
 from claimforge.verify.label_check import DEFAULT_JUDGE, judge
@@ -290,12 +290,7 @@ class CovidFact(Pipeline):
                 config=("nei", "nei_top_k"),
             ),
             self.label_check_stage(self.config.labels),
-            Stage(
-                "confirmed claims",
-                "global",
-                self._confirmed_claims,
-                config=("require_confirmed_claim", "label_check"),
-            ),
+            self.confirmed_claims_stage(),
             self.select_stage(self.config.labels),
         ]
 
@@ -547,26 +542,6 @@ class CovidFact(Pipeline):
                 for w in u.data["salient"][: self.config.n_salient]
             ],
         }
-
-    def _confirmed_claims(self, state: BuildState) -> None:
-        """Drop the REFUTED and NOT_ENOUGH_INFO examples of claims whose SUPPORTED example the label check did not
-        confirm (``claim_not_confirmed``); with ``label_check: flag``, those the judge did not pass."""
-        c = self.config
-        if not c.require_confirmed_claim or c.label_check == "off":
-            return
-        confirmed = {
-            e.source_item_id
-            for e in state.examples
-            if e.label == Label.SUPPORTED and e.provenance.details.get("label_check", {}).get("passed", False)
-        }
-        kept = []
-        for e in state.examples:
-            if e.label == Label.SUPPORTED or e.source_item_id in confirmed:
-                kept.append(e)
-            else:
-                detail = f"{e.id}: the judge did not confirm the claim it was made from"
-                state.rejects.append(example_reject(e, "confirmed claims", "claim_not_confirmed", detail))
-        state.examples = kept
 
     def _nei(self, state: BuildState) -> None:
         """The claim with the ``evidence_k`` sentences most similar to it from another claim's source, the most

@@ -1,0 +1,593 @@
+"""SciClaimHunt (Kumar et al., ``sciclaimhunt.txt``): full papers → claims from the results, discussion and
+conclusion sections → four kinds of negative claims, with the paper itself as the evidence.
+
+Stages (``docs/sciclaimhunt.md``):
+
+1. pre-filter: duplicate paper ids, papers without a section of the claim types (``claim_sections``);
+2. ``select sentences``: the sentences of those sections with result cues ("significantly", "increased",
+   "associated with", numbers with units, p-values ...), strongest cues first, ``max_sentences_per_paper``;
+3. ``generate claims`` (§III-A): a ``generator`` makes claims from each sentence with its paragraph as context —
+   the embedded default is ClaimGen's extractor (``entity``: the clause that holds each entity), the paper's path
+   is ``paper-llm`` (k source paragraph → claim examples through an OpenAI-compatible server); every claim must
+   pass the emit-time claim check, and its source paragraph must entail it (the judge's P(entailment) ≥
+   ``min_faithfulness``);
+4. ``evidence`` (§IV): the paper without the section the claim came from (``evidence_exclude``); the judge reads
+   the ``judge_sentences`` sentences of it most like the claim (TF-IDF), stored as ``judge_evidence``;
+5. ``negatives`` (§III-B), each a method: (i) ``negation`` (a negator; default minimal edits with the judge's
+   gate; ``llm`` is the paper's prompt), (iii) ``numeric`` (cardinals, percentages, p-values, doses, sample
+   sizes, fold changes: the SciClaimHunt_Num subset), (iv) ``entity`` (KBIN over the knowledge bases);
+6. ``mismatch`` (global, §III-B (ii)): the claim with another paper — NOT_ENOUGH_INFO by default (a claim about
+   another paper is unverifiable, not false), ``mismatch_label: REFUTED`` for the paper's binary scheme;
+7. the label check (on ``judge_evidence``), confirmed claims, label selection.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import Field, model_validator
+
+from claimforge.generate.claimgen import GeneratedClaim
+from claimforge.nlp.normalize import word_count
+from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
+from claimforge.records import Document, Example, Label, Paper, Reject, SectionType, SentenceItem, SourceRef
+from claimforge.registry import registry
+from claimforge.verify.label_check import judge
+
+METHOD = "sciclaimhunt"
+NEGATIVE_KINDS = ("negation", "numeric", "entity")
+_KEY_LETTER = {"negation": "n", "numeric": "u", "entity": "e", "mismatch": "m"}
+
+# Result cues and their weights: what makes a sentence report a finding rather than background or method.
+_CUES: tuple[tuple[str, float, re.Pattern[str]], ...] = tuple(
+    (name, weight, re.compile(pattern, re.IGNORECASE))
+    for name, weight, pattern in (
+        ("significance", 2.0, r"\b(significant(ly)?|statistically)\b"),
+        ("p_value", 1.5, r"\bp\s*[<=>≤≥]\s*0?\.\d"),
+        (
+            "direction",
+            1.5,
+            r"\b(increas|decreas|reduc|elevat|improv|enhanc|inhibit|suppress|attenuat|lower|higher|greater|"
+            r"fewer|more (likely|frequent)|less (likely|frequent)|exceed)\w*",
+        ),
+        (
+            "association",
+            1.5,
+            r"\b(associated with|correlat\w*|predict\w*|linked to|related to|risk of|odds|hazard|effective|"
+            r"efficacy|protect\w*|caus\w* by|led to|resulted in|compared (with|to))\b",
+        ),
+        ("finding_verb", 1.0, r"\b(we (found|show|observed|demonstrate)|(was|were) (found|observed|shown))\b"),
+        ("number_unit", 1.0, r"\d(\.\d+)?\s?(%|-fold|fold|mg|µg|ug|ml|mmol|kg|years?|months?|weeks?|days?|hours?)\b"),
+    )
+)
+# Sentences that report nothing checkable from the rest of the paper
+_NOT_A_FINDING = re.compile(
+    r"^(however|in (contrast|addition)|moreover|furthermore|thus|therefore|this|these|those|it|they|such|our|we)\b"
+    r"|\b(future (studies|research|work)|further (studies|research) (is|are) (needed|required|warranted)|"
+    r"remains? (unclear|unknown)|may|might|could|possibly|perhaps|hypothes\w+|speculat\w+|limitation)\b",
+    re.IGNORECASE,
+)
+_FIGURE_ONLY = re.compile(r"^\(?(fig(ure)?|table|supplementary)\b", re.IGNORECASE)
+
+
+def result_cues(sentence: str) -> tuple[float, list[str]]:
+    """How strongly a sentence reports a finding: the summed weights of its result cues, and their names."""
+    names = [name for name, _, rx in _CUES if rx.search(sentence)]
+    return sum(w for name, w, _ in _CUES if name in names), names
+
+
+@dataclass
+class _Candidate:
+    """A sentence of a claim section: where it is in the paper and its cues."""
+
+    section: int
+    paragraph: int
+    sentence: int
+    text: str
+    score: float
+    cues: list[str]
+    restated: float = 0.0  # TF-IDF cosine with the most similar sentence of the rest of the paper
+
+
+@dataclass
+class _Claim:
+    """A positive claim of a paper with what the later stages add: the evidence the judge reads, negatives."""
+
+    key: str  # "<paper id>#c<n>"
+    number: int
+    text: str
+    section: int
+    paragraph: int
+    source_sentence: str
+    generator: str
+    details: dict[str, Any]
+    faithfulness: float = 0.0
+    judge_evidence: tuple[str, ...] = ()
+    negatives: dict[str, Any] = field(default_factory=dict)  # kind -> (text, details)
+
+
+class SciClaimHuntConfig(LabelCheckConfig):
+    reader: dict[str, Any] | None = None
+    # -- where claims come from (§III: results, discussion and conclusion)
+    claim_sections: tuple[SectionType, ...] = ("results", "discussion", "conclusion")
+    min_sentence_words: int = Field(8, ge=1)
+    max_sentence_words: int = Field(45, ge=1)
+    min_cue_score: float = Field(1.5, ge=0)  # 0: every sentence of the claim sections is a candidate
+    # a sentence the rest of the paper does not restate (TF-IDF cosine with its most similar sentence outside the
+    # claim's section below this) cannot be supported by evidence without that section: not tried (0: all tried)
+    min_restated: float = Field(0.25, ge=0, le=1)
+    max_sentences_per_paper: int = Field(6, ge=1)
+    max_claims_per_paper: int = Field(4, ge=1)
+    # -- positive claims
+    generator: dict[str, Any] = {"name": "entity", "max_claims_per_sentence": 1}
+    claim_check: dict[str, Any] | None = {"name": "wellformed", "self_contained": True, "atomic": True}
+    min_claim_words: int = Field(6, ge=1)
+    max_claim_words: int = Field(40, ge=1)
+    # the judge's P(entailment) of the claim given its source paragraph (None: not checked)
+    min_faithfulness: float | None = Field(0.5, ge=0, le=1)
+    # -- evidence: the paper without the claim's section (the paper's setup), or the whole paper
+    evidence_exclude: Literal["section", "none"] = "section"
+    judge_sentences: int = Field(5, ge=1)  # sentences of the evidence the label check reads
+    # -- negatives (each None to turn it off)
+    negation: dict[str, Any] | None = {
+        "name": "minimal-edit",
+        "edits": ["direction", "negation_removed", "negation_added"],
+    }
+    numeric: dict[str, Any] | None = {"name": "numeric"}
+    entity: dict[str, Any] | None = {"name": "kbin"}
+    mismatch: Literal["similar", "random"] | None = "similar"
+    mismatch_label: Label = Label.NOT_ENOUGH_INFO
+    require_confirmed_claim: bool = True
+    balance: bool = True
+    seed: int = 13
+    labels: tuple[Label, ...] = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
+
+    @model_validator(mode="after")
+    def _labels_consistent(self) -> SciClaimHuntConfig:
+        if self.mismatch_label == Label.SUPPORTED:
+            raise ValueError("mismatch_label must be NOT_ENOUGH_INFO or REFUTED")
+        if self.mismatch_label == Label.REFUTED and Label.NOT_ENOUGH_INFO in self.labels:
+            raise ValueError("mismatch_label=REFUTED is the paper's binary scheme: set labels=[SUPPORTED,REFUTED] too")
+        if self.min_sentence_words > self.max_sentence_words or self.min_claim_words > self.max_claim_words:
+            raise ValueError("a min_*_words is larger than its max_*_words")
+        return self
+
+
+class SciClaimHuntPrefilter:
+    """Duplicate paper ids and papers without a section of the claim types (in input order)."""
+
+    def __init__(self, config: SciClaimHuntConfig) -> None:
+        self.config = config
+        self._seen: set[str] = set()
+
+    def check(self, item: Paper) -> tuple[int, str, str] | None:
+        if item.id in self._seen:
+            return 0, "duplicate_item_id", ""
+        self._seen.add(item.id)
+        kinds = set(self.config.claim_sections)
+        if not any(s.type in kinds and s.paragraphs for s in item.sections):
+            found = ", ".join(sorted({s.type for s in item.sections})) or "none"
+            return 1, "no_claim_sections", f"needs one of {', '.join(sorted(kinds))}; has {found}"
+        return None
+
+
+def _tfidf_top(query: str, sentences: Sequence[str], k: int) -> list[int]:
+    """Indices of the ``k`` sentences most like ``query`` by TF-IDF cosine (fitted on the sentences), in
+    document order: cheap enough to run for every claim over a whole paper."""
+    if len(sentences) <= k:
+        return list(range(len(sentences)))
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    try:
+        vec = TfidfVectorizer(stop_words="english", sublinear_tf=True).fit([*sentences, query])
+    except ValueError:  # nothing but stop words
+        return list(range(k))
+    m = vec.transform(sentences)
+    q = vec.transform([query])
+    sims = np.asarray((m @ q.T).todense()).ravel()
+    top = np.argsort(-sims, kind="stable")[:k]
+    return sorted(int(i) for i in top)
+
+
+def _restated(paper: Paper, cands: Sequence[_Candidate], exclude_section: bool) -> np.ndarray:
+    """For each candidate, the TF-IDF cosine of the most similar sentence of the paper outside its own section
+    (outside its own paragraph when the evidence keeps the section): how far the rest of the paper restates it."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    where: list[tuple[int, int]] = [(-1, -1)] * len(paper.abstract_sentences)
+    texts = list(paper.abstract_sentences)
+    for si, sec in enumerate(paper.sections):
+        for pi, para in enumerate(sec.paragraphs):
+            where += [(si, pi)] * len(para)
+            texts += list(para)
+    try:
+        vec = TfidfVectorizer(stop_words="english", sublinear_tf=True).fit(texts)
+    except ValueError:  # no words
+        return np.zeros(len(cands))
+    sims = np.asarray((vec.transform([c.text for c in cands]) @ vec.transform(texts).T).todense())
+    sec_of = np.array([w[0] for w in where])
+    para_of = np.array([w[1] for w in where])
+    out = np.zeros(len(cands))
+    for n, cand in enumerate(cands):
+        own = sec_of == cand.section
+        if not exclude_section:
+            own &= para_of == cand.paragraph
+        row = np.where(own, -1.0, sims[n])
+        out[n] = row.max() if row.size else 0.0
+    return out
+
+
+def _paragraph_text(paper: Paper, section: int, paragraph: int) -> tuple[str, ...]:
+    return paper.sections[section].paragraphs[paragraph]
+
+
+def _evidence_doc(paper: Paper, exclude: int | None) -> Document:
+    doc = paper.document(exclude=() if exclude is None else (exclude,))
+    suffix = f"-s{exclude}" if exclude is not None else ""
+    return doc.model_copy(update={"id": f"{paper.id}{suffix}"})
+
+
+class SciClaimHunt(Pipeline):
+    """Full papers → SUPPORTED claims from their findings, REFUTED negatives (negation, numeric, entity) and
+    NOT_ENOUGH_INFO (or REFUTED) mismatches, the paper as evidence (Kumar et al.)."""
+
+    method = METHOD
+    item_type = Paper
+    component_kinds = {
+        "generator": "generator",
+        "claim_check": "claim_check",
+        "negation": "negator",
+        "numeric": "negator",
+        "entity": "negator",
+        "judge": "nli",
+    }
+    prefilter_fields = ("claim_sections",)
+    config: SciClaimHuntConfig
+
+    def uses(self, name: str) -> bool:
+        if name == "judge":
+            return super().uses(name) or self.config.min_faithfulness is not None
+        return super().uses(name)
+
+    def prefilter(self) -> SciClaimHuntPrefilter:
+        return SciClaimHuntPrefilter(self.config)
+
+    def stages(self) -> list[Stage]:
+        return [
+            Stage(
+                "select sentences",
+                "map",
+                self._select,
+                ("item",),
+                ("candidates",),
+                (
+                    "min_sentence_words",
+                    "max_sentence_words",
+                    "min_cue_score",
+                    "min_restated",
+                    "evidence_exclude",
+                    "max_sentences_per_paper",
+                ),
+            ),
+            Stage(
+                "generate claims",
+                "map",
+                self._generate,
+                ("item", "candidates"),
+                ("claims",),
+                (
+                    "generator",
+                    "claim_check",
+                    "min_claim_words",
+                    "max_claim_words",
+                    "max_claims_per_paper",
+                    "min_faithfulness",
+                    "judge",
+                ),
+            ),
+            Stage(
+                "evidence",
+                "map",
+                self._evidence,
+                ("item", "claims"),
+                ("claims",),
+                ("evidence_exclude", "judge_sentences"),
+            ),
+            Stage(
+                "negatives", "map", self._negatives, ("item", "claims"), ("claims",), ("negation", "numeric", "entity")
+            ),
+            Stage(
+                "mismatch",
+                "global",
+                self._mismatch,
+                ("item", "claims"),
+                config=("mismatch", "mismatch_label", "judge_sentences", "seed"),
+            ),
+            self.label_check_stage(self.config.labels, evidence_of=_judge_evidence, checked_as=_checked_as),
+            self.confirmed_claims_stage(),
+            self.select_stage(self.config.labels),
+        ]
+
+    # -- 2. sentences with findings
+    def _select(self, chunk: Chunk) -> None:
+        c = self.config
+        kinds = set(c.claim_sections)
+        for u in chunk.live():
+            paper: Paper = u.item
+            cands: list[_Candidate] = []
+            for si, sec in enumerate(paper.sections):
+                if sec.type not in kinds:
+                    continue
+                for pi, para in enumerate(sec.paragraphs):
+                    for ti, text in enumerate(para):
+                        n = word_count(text)
+                        if n < c.min_sentence_words or n > c.max_sentence_words:
+                            continue
+                        if _NOT_A_FINDING.search(text) or _FIGURE_ONLY.search(text) or text.rstrip().endswith("?"):
+                            continue
+                        score, cues = result_cues(text)
+                        if score >= c.min_cue_score:
+                            cands.append(_Candidate(si, pi, ti, text, score, cues))
+            if not cands:
+                chunk.reject(u, "select sentences", "no_finding_sentences", f"cue score ≥ {c.min_cue_score}")
+                continue
+            # the findings the rest of the paper restates first (the evidence must support the claim without its
+            # own section), then the strongest cues, then reading order; at most one sentence per paragraph
+            restated = _restated(paper, cands, c.evidence_exclude == "section")
+            for cand, sim in zip(cands, restated, strict=True):
+                cand.restated = round(float(sim), 4)
+            cands = [x for x in cands if x.restated >= c.min_restated]
+            if not cands:
+                chunk.reject(u, "select sentences", "no_restated_findings", f"restated < {c.min_restated}")
+                continue
+            cands.sort(key=lambda x: (-x.restated, -x.score, x.section, x.paragraph, x.sentence))
+            chosen: list[_Candidate] = []
+            used: set[tuple[int, int]] = set()
+            for cand in cands:
+                if (cand.section, cand.paragraph) not in used:
+                    chosen.append(cand)
+                    used.add((cand.section, cand.paragraph))
+                if len(chosen) == c.max_sentences_per_paper:
+                    break
+            u.data["candidates"] = chosen
+
+    # -- 3. positive claims
+    def _generate(self, chunk: Chunk) -> None:
+        c = self.config
+        units = chunk.live()
+        items: list[SentenceItem] = []
+        where: dict[str, tuple[Any, _Candidate]] = {}
+        for u in units:
+            paper: Paper = u.item
+            for n, cand in enumerate(u.data["candidates"]):
+                para = _paragraph_text(paper, cand.section, cand.paragraph)
+                sid = f"{paper.id}#p{n}"
+                where[sid] = (u, cand)
+                items.append(
+                    SentenceItem(
+                        id=sid,
+                        sentence=cand.text,
+                        context_before=para[: cand.sentence],
+                        context_after=para[cand.sentence + 1 :],
+                        citing=Document(id=paper.id, title=paper.title, sentences=paper.abstract_sentences),
+                        ref=SourceRef(dataset=paper.ref.dataset, path=paper.ref.path, line=paper.ref.line, item_id=sid),
+                        meta={"section": paper.sections[cand.section].heading},
+                    )
+                )
+        gen = self.component("generator").generate(items) if items else None
+        per_unit: dict[int, list[tuple[GeneratedClaim, _Candidate]]] = {}
+        if gen is not None:
+            for r in gen.rejects:
+                u, _ = where[r.item_id]
+                chunk.add_reject(_as_example_reject(r, u.item))
+            claims = [g for g in gen.claims if g.item_id in where]
+            reasons = self.claim_check_reasons([g.text for g in claims])
+            seen: dict[int, set[str]] = {}
+            for g, why in zip(claims, reasons, strict=True):
+                u, cand = where[g.item_id]
+                n = word_count(g.text)
+                if not why and not c.min_claim_words <= n <= c.max_claim_words:
+                    why = [f"{n} words (allowed {c.min_claim_words}-{c.max_claim_words})"]
+                if why:
+                    chunk.add_reject(
+                        _reject(u.item, "generate claims", "not_wellformed", f"{'; '.join(why)} :: {g.text[:200]}")
+                    )
+                    continue
+                key = g.text.lower()
+                if key in seen.setdefault(u.index, set()):
+                    continue
+                seen[u.index].add(key)
+                per_unit.setdefault(u.index, []).append((g, cand))
+        # faithfulness: the source paragraph must entail the claim
+        flat = [(u, g, cand) for u in units for g, cand in per_unit.get(u.index, [])]
+        faith = np.ones(len(flat))
+        if c.min_faithfulness is not None and flat:
+            probs = judge(
+                self.component("judge"),
+                [g.text for _, g, _ in flat],
+                [_paragraph_text(u.item, cand.section, cand.paragraph) for u, _, cand in flat],
+            )
+            faith = probs[:, 0]
+        kept: dict[int, list[_Claim]] = {}
+        for (u, g, cand), p in zip(flat, faith, strict=True):
+            if c.min_faithfulness is not None and p < c.min_faithfulness:
+                detail = f"P(entailment | source paragraph)={p:.3f} < {c.min_faithfulness} :: {g.text[:200]}"
+                chunk.add_reject(_reject(u.item, "generate claims", "claim_not_faithful", detail))
+                continue
+            claims_u = kept.setdefault(u.index, [])
+            if len(claims_u) >= c.max_claims_per_paper:
+                chunk.add_reject(_reject(u.item, "generate claims", "claims_per_paper", g.text[:200]))
+                continue
+            number = len(claims_u) + 1
+            sec = u.item.sections[cand.section]
+            details = {
+                "source_sentence": cand.text,
+                "section": sec.heading,
+                "section_type": sec.type,
+                "cues": cand.cues,
+                "cue_score": cand.score,
+                "restated": cand.restated,
+                "generator_details": {k: v for k, v in g.details.items() if k not in ("context", "source_sentence")},
+            }
+            claims_u.append(
+                _Claim(
+                    key=f"{u.item.id}#c{number}",
+                    number=number,
+                    text=g.text,
+                    section=cand.section,
+                    paragraph=cand.paragraph,
+                    source_sentence=cand.text,
+                    generator=g.generator,
+                    details=details,
+                    faithfulness=round(float(p), 4),
+                )
+            )
+        for u in units:
+            u.data["claims"] = kept.get(u.index, [])
+            if not u.data["claims"]:
+                chunk.reject(u, "generate claims", "no_claims", f"{len(u.data['candidates'])} sentences tried")
+
+    # -- 4. evidence
+    def _evidence(self, chunk: Chunk) -> None:
+        c = self.config
+        for u in chunk.live():
+            paper: Paper = u.item
+            for cl in u.data["claims"]:
+                doc = _evidence_doc(paper, cl.section if c.evidence_exclude == "section" else None)
+                top = _tfidf_top(cl.text, doc.sentences, c.judge_sentences)
+                cl.judge_evidence = tuple(doc.sentences[i] for i in top)
+
+    # -- 5. negatives and the SUPPORTED / REFUTED examples
+    def _negatives(self, chunk: Chunk) -> None:
+        units = chunk.live()
+        todo = [(u, cl) for u in units for cl in u.data["claims"]]
+        for kind in NEGATIVE_KINDS:
+            negator = self.component(kind)
+            if negator is None or not todo:
+                continue
+            negs = negator.negate([cl.text for _, cl in todo], evidence=[cl.judge_evidence for _, cl in todo])
+            for (u, cl), neg in zip(todo, negs, strict=True):
+                if neg.text is None:
+                    detail = f"{kind}: {neg.reason or 'none made'} :: {cl.text[:200]}"
+                    chunk.add_reject(_reject(u.item, "negatives", f"no_{kind}", detail))
+                elif neg.text.strip().lower() == cl.text.strip().lower():
+                    chunk.add_reject(_reject(u.item, "negatives", f"no_{kind}", f"unchanged :: {cl.text[:200]}"))
+                else:
+                    cl.negatives[kind] = (neg.text, neg.details)
+        for u in units:
+            paper: Paper = u.item
+            for cl in u.data["claims"]:
+                doc = _evidence_doc(paper, cl.section if self.config.evidence_exclude == "section" else None)
+                chunk.examples.append(self._example(paper, cl, Label.SUPPORTED, cl.text, doc, cl.judge_evidence, None))
+                for kind in NEGATIVE_KINDS:
+                    if kind in cl.negatives:
+                        text, details = cl.negatives[kind]
+                        chunk.examples.append(
+                            self._example(paper, cl, Label.REFUTED, text, doc, cl.judge_evidence, (kind, details))
+                        )
+
+    # -- 6. mismatch
+    def _mismatch(self, state: BuildState) -> None:
+        c = self.config
+        if c.mismatch is None:
+            return
+        papers: list[Paper] = [u.item for u in state.units if u.item is not None and u.rejected is None]
+        claims = [
+            (u.item, cl)
+            for u in state.units
+            if u.rejected is None and u.item is not None
+            for cl in u.data.get("claims", [])
+        ]
+        if len(papers) < 2 or not claims:
+            return
+        rng = random.Random(c.seed)
+        index = {p.id: i for i, p in enumerate(papers)}
+        if c.mismatch == "similar":
+            from sklearn.feature_extraction.text import TfidfVectorizer
+
+            profiles = [" ".join((p.title, *p.abstract_sentences)) or p.document().text[:5000] for p in papers]
+            vec = TfidfVectorizer(stop_words="english", sublinear_tf=True, min_df=1).fit(profiles)
+            pm = vec.transform(profiles)
+            cm = vec.transform([cl.text for _, cl in claims])
+            sims = np.asarray((cm @ pm.T).todense())
+        for n, (paper, cl) in enumerate(claims):
+            if c.mismatch == "similar":
+                row = sims[n].copy()
+                row[index[paper.id]] = -np.inf
+                other = papers[int(row.argmax())]
+                how = {"mismatch": "similar", "similarity": round(float(row.max()), 4)}
+            else:
+                j = rng.randrange(len(papers) - 1)
+                j = j if j < index[paper.id] else j + 1
+                other = papers[j]
+                how = {"mismatch": "random"}
+            doc = _evidence_doc(other, None)
+            top = _tfidf_top(cl.text, doc.sentences, c.judge_sentences)
+            judged = tuple(doc.sentences[i] for i in top)
+            details = {**how, "other_paper": other.id, "other_title": other.title}
+            state.examples.append(
+                self._example(paper, cl, c.mismatch_label, cl.text, doc, judged, ("mismatch", details))
+            )
+
+    def _example(
+        self,
+        paper: Paper,
+        cl: _Claim,
+        label: Label,
+        text: str,
+        doc: Document,
+        judged: tuple[str, ...],
+        negative: tuple[str, dict[str, Any]] | None,
+    ) -> Example:
+        kind = negative[0] if negative else None
+        details: dict[str, Any] = {
+            "claim_key": cl.key,
+            "supported_claim": cl.text,
+            **cl.details,
+            "faithfulness": cl.faithfulness,
+            "evidence_excludes": cl.details["section"] if doc.id == f"{paper.id}-s{cl.section}" else None,
+            "judge_evidence": list(judged),
+        }
+        if negative:
+            details["negative"] = {"kind": kind, **negative[1]}
+        details["num_subset"] = bool(re.search(r"\d", cl.text))
+        key = f"c{cl.number}" + (_KEY_LETTER[kind] if kind else "")
+        method = f"{METHOD}-{kind}" if kind else METHOD
+        return self.make_example(paper, label, text, doc.text, doc.id, details, key=key, method=method)
+
+
+def _judge_evidence(e: Example) -> tuple[str, ...]:
+    return tuple(e.provenance.details.get("judge_evidence") or ()) or (e.evidence,)
+
+
+def _checked_as(e: Example) -> Label:
+    """A mismatch is unverifiable whatever it is labelled: the paper's binary scheme calls it REFUTED ("not
+    supported by this paper"), and the judge must find it neither entailed nor contradicted."""
+    return Label.NOT_ENOUGH_INFO if e.method == f"{METHOD}-mismatch" else e.label
+
+
+def _reject(paper: Paper, stage: str, reason: str, detail: str) -> Reject:
+    return Reject(item_id=paper.id, scope="example", stage=stage, reason=reason, detail=detail, ref=paper.ref)
+
+
+def _as_example_reject(r: Reject, paper: Paper) -> Reject:
+    """A generator's reject of one sentence, as an example-scope reject of its paper."""
+    return Reject(
+        item_id=paper.id,
+        scope="example",
+        stage=r.stage,
+        reason=r.reason,
+        detail=f"{r.item_id}: {r.detail}",
+        ref=paper.ref,
+    )
+
+
+@registry.register("pipeline", METHOD, SciClaimHuntConfig)
+def build_sciclaimhunt(config: SciClaimHuntConfig) -> SciClaimHunt:
+    """Full papers → claims from their findings and four kinds of negatives (SciClaimHunt, Kumar et al.)."""
+    return SciClaimHunt(config)

@@ -1,0 +1,263 @@
+"""The SciClaimHunt pipeline (generate/sciclaimhunt.py) on self-made papers, with fake components where a model
+would decide (claim generator, judge, negators), and its LLM paths (generate/paper_llm.py) against a local chat
+server."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+from claimforge.generate.claimgen import Generated, GeneratedClaim
+from claimforge.generate.kbin import Negation
+from claimforge.generate.paper_llm import LLMNegator, LLMNegatorConfig, PaperLLMGenerator, PaperLLMGeneratorConfig
+from claimforge.generate.sciclaimhunt import SciClaimHunt, SciClaimHuntConfig, result_cues
+from claimforge.records import Label, Paper, Section, SentenceItem, SourceRef
+
+
+def _paper(pid: str, topic: str, effect: str, other: str) -> Paper:
+    finding = f"Treatment with {topic} significantly increased {effect} in adult mice."
+    return Paper(
+        id=pid,
+        title=f"{topic.capitalize()} and {effect}",
+        abstract=((f"We studied {topic} in mice.", f"Treatment with {topic} significantly increased {effect} in adult mice."),),
+        sections=(
+            Section(heading="Introduction", type="introduction", paragraphs=((f"{other.capitalize()} is common.",),)),
+            Section(
+                heading="Methods",
+                type="methods",
+                paragraphs=((f"Mice received {topic} for 12 weeks and were compared with controls.",),),
+            ),
+            Section(
+                heading="Results",
+                type="results",
+                paragraphs=((finding, f"The {other} of the mice was measured in every group of the study."),),
+            ),
+            Section(heading="Discussion", type="discussion", paragraphs=((f"Future studies may explain {other}.",),)),
+        ),
+        format="jats",
+        ref=SourceRef(dataset="jats", path=f"{pid}.xml", item_id=pid),
+    )
+
+
+PAPERS = [
+    _paper("p1", "metformin", "insulin sensitivity", "obesity"),
+    _paper("p2", "exercise", "bone density", "osteoporosis"),
+    _paper("p3", "caffeine", "heart rate", "arrhythmia"),
+]
+NO_RESULTS = Paper(
+    id="p4",
+    title="A review",
+    sections=(Section(heading="Introduction", type="introduction", paragraphs=(("Reviews are useful.",),)),),
+    ref=SourceRef(dataset="jats", path="p4.xml", item_id="p4"),
+)
+
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+class FakeGenerator:
+    """The sentence itself as the claim."""
+
+    model_id = "fake-generator"
+
+    def __init__(self) -> None:
+        self.items: list[SentenceItem] = []
+
+    def generate(self, items: list[SentenceItem], tick: Any = None) -> Generated:
+        self.items += items
+        return Generated([GeneratedClaim(it.id, it.sentence, None, "fake") for it in items], [])
+
+
+class FakeNLI:
+    """Entailment when every long word of the claim is in the evidence; contradiction when the claim says
+    'decreased' where the evidence says 'increased' or has a number the evidence lacks; else neutral."""
+
+    model_id = "fake-nli"
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, tuple[str, ...]]] = []
+
+    def predict_proba(self, pairs: Any, progress: Any = None) -> np.ndarray:
+        out = []
+        for p in pairs:
+            self.seen.append((p.claim, tuple(p.evidence)))
+            ev = " ".join(p.evidence).lower()
+            claim = p.claim.lower()
+            numbers = set(re.findall(r"\d+", claim)) - set(re.findall(r"\d+", ev))
+            if ("decreased" in claim and "increased" in ev) or numbers:
+                out.append([0.02, 0.95, 0.03])
+            elif all(w in ev for w in _WORD.findall(claim)):
+                out.append([0.95, 0.02, 0.03])
+            else:
+                out.append([0.02, 0.02, 0.96])
+        return np.array(out, dtype=np.float32)
+
+
+class FakeNegator:
+    """increased -> decreased (kind 'negation'), or the first number changed (kind 'numeric')."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.model_id = f"fake-{kind}"
+        self.evidence: list[tuple[str, ...]] = []
+
+    def negate(self, claims: list[str], progress: Any = None, evidence: Any = None) -> list[Negation]:
+        self.evidence += list(evidence or [])
+        out = []
+        for c in claims:
+            if self.kind == "negation" and "increased" in c:
+                out.append(Negation(c.replace("increased", "decreased"), None, {"method": "fake"}))
+            elif self.kind == "numeric" and re.search(r"\d+", c):
+                out.append(Negation(re.sub(r"\d+", "31", c, count=1), None, {"method": "fake"}))
+            else:
+                out.append(Negation(None, "nothing_to_change", {}))
+        return out
+
+
+def _pipeline(**overrides: Any) -> tuple[SciClaimHunt, dict[str, Any]]:
+    cfg = SciClaimHuntConfig(
+        **{
+            "claim_check": None,
+            "entity": None,
+            "min_restated": 0.1,
+            "min_cue_score": 1.0,
+            "balance": False,
+            **overrides,
+        }
+    )
+    parts = {
+        "generator": FakeGenerator(),
+        "judge": FakeNLI(),
+        "negation": FakeNegator("negation"),
+        "numeric": FakeNegator("numeric"),
+    }
+    return SciClaimHunt(cfg, **parts), parts
+
+
+def _details(e: Any) -> dict[str, Any]:
+    return e.provenance.details  # type: ignore[no-any-return]
+
+
+def test_claims_come_from_the_finding_sentences_of_the_claim_sections() -> None:
+    pipe, parts = _pipeline()
+    res = pipe.build(PAPERS)
+    supported = [e for e in res.examples if e.label == Label.SUPPORTED]
+    assert len(supported) == 3
+    for e in supported:
+        assert e.claim.startswith("Treatment with") and _details(e)["section_type"] == "results"
+        assert "significance" in _details(e)["cues"] and "direction" in _details(e)["cues"]
+    # the generator saw each sentence with its paragraph as context
+    item = parts["generator"].items[0]
+    assert item.context_after and item.context_after[0].startswith("The ")
+
+
+def test_evidence_is_the_paper_without_the_claims_section() -> None:
+    pipe, _ = _pipeline()
+    res = pipe.build(PAPERS)
+    for e in res.examples:
+        if e.label == Label.NOT_ENOUGH_INFO:
+            continue
+        assert "was measured in every group" not in e.evidence  # the rest of the results section is out
+        assert "Mice received" in e.evidence and "We studied" in e.evidence  # methods and abstract stay
+        assert e.evidence_id.endswith("-s2") and _details(e)["evidence_excludes"] == "Results"
+        assert set(_details(e)["judge_evidence"]) <= set(re.split(r"(?<=\.) ", e.evidence))
+    pipe, _ = _pipeline(evidence_exclude="none")
+    res = pipe.build(PAPERS)
+    e = next(e for e in res.examples if e.label == Label.SUPPORTED)
+    assert e.claim in e.evidence and _details(e)["evidence_excludes"] is None
+
+
+def test_negatives_each_a_method_and_mismatches_from_other_papers() -> None:
+    papers = [
+        p.model_copy(update={"sections": (*p.sections[:2], _with_number(p.sections[2]), *p.sections[3:])})
+        for p in PAPERS
+    ]
+    pipe, parts = _pipeline()
+    res = pipe.build(papers)
+    methods = Counter(e.method for e in res.examples)
+    assert methods["sciclaimhunt-negation"] == 3 and methods["sciclaimhunt-numeric"] == 3
+    assert methods["sciclaimhunt-mismatch"] == 3
+    for e in res.examples:
+        d = _details(e)
+        if e.method == "sciclaimhunt-mismatch":
+            assert e.label == Label.NOT_ENOUGH_INFO
+            assert d["negative"]["other_paper"] != e.source_item_id
+            assert e.evidence_id == d["negative"]["other_paper"]
+        elif e.label == Label.REFUTED:
+            assert d["negative"]["kind"] in ("negation", "numeric") and d["supported_claim"] != e.claim
+            assert d["num_subset"] is True
+    # the negators judged against the passages the label check reads
+    assert parts["negation"].evidence and all(len(ev) <= 5 for ev in parts["negation"].evidence)
+    ids = [e.id for e in res.examples]
+    assert len(ids) == len(set(ids))
+
+
+def _with_number(sec: Section) -> Section:
+    first, *rest = sec.paragraphs[0]
+    return sec.model_copy(update={"paragraphs": ((first.replace("adult mice", "12 adult mice"), *rest),)})
+
+
+def test_binary_scheme_and_config_errors() -> None:
+    with pytest.raises(ValueError, match="labels=\\[SUPPORTED,REFUTED\\]"):
+        SciClaimHuntConfig(mismatch_label=Label.REFUTED)
+    pipe, _ = _pipeline(mismatch_label=Label.REFUTED, labels=(Label.SUPPORTED, Label.REFUTED), mismatch="random")
+    res = pipe.build(PAPERS)
+    mism = [e for e in res.examples if e.method == "sciclaimhunt-mismatch"]
+    assert mism and all(e.label == Label.REFUTED for e in mism)
+
+
+def test_every_paper_accounted_for_and_unconfirmed_claims_lose_their_negatives() -> None:
+    vague = PAPERS[2].model_copy(update={"id": "p5", "abstract": (), "ref": PAPERS[2].ref})
+    pipe, _ = _pipeline(min_restated=0.0)
+    res = pipe.build([*PAPERS, NO_RESULTS, vague])
+    item_rejects = {r.item_id: r.reason for r in res.rejects if r.scope == "item"}
+    assert item_rejects["p4"] == "no_claim_sections"
+    assert len(res.used_item_ids) + len(item_rejects) == 5
+    # p5's claim is not restated outside its section: the judge does not confirm it, its negatives go too
+    p5 = [r for r in res.rejects if r.item_id == "p5"]
+    assert "label_not_confirmed" in {r.reason for r in p5}
+    assert not [e for e in res.examples if e.source_item_id == "p5"]
+
+
+def test_result_cues() -> None:
+    score, cues = result_cues("Mortality was significantly lower in the treated group (p < 0.01).")
+    assert {"significance", "direction", "p_value"} <= set(cues) and score >= 5
+    assert result_cues("Mice were housed in standard cages.")[0] == 0
+
+
+def test_llm_generator_and_negator_against_a_chat_server(chat_server: Any) -> None:
+    def respond(body: dict[str, Any]) -> str:
+        last = body["messages"][-1]["content"]
+        if last.startswith("Paragraph:"):
+            return "Claim: Metformin improves insulin sensitivity in mice."
+        return "Metformin impairs insulin sensitivity in mice."
+
+    server = chat_server(respond)
+    llm = {
+        "name": "openai-compatible",
+        "base_url": server.base_url,
+        "model": "tiny",
+        "api_key_env": "CLAIMFORGE_TEST_CHAT_KEY",
+    }
+    gen = PaperLLMGenerator(PaperLLMGeneratorConfig(llm=llm, k=3))
+    item = SentenceItem(
+        id="p1#p0",
+        sentence="Metformin improved insulin sensitivity.",
+        context_before=("Mice were treated.",),
+        ref=SourceRef(dataset="x", path="x", item_id="p1#p0"),
+    )
+    out = gen.generate([item])
+    assert [c.text for c in out.claims] == ["Metformin improves insulin sensitivity in mice."]
+    msgs = server.requests[0]["messages"]
+    assert (
+        len(msgs) == 1 + 2 * 3 + 1
+        and msgs[-1]["content"] == "Paragraph: Mice were treated. Metformin improved insulin sensitivity."
+    )
+    neg = LLMNegator(LLMNegatorConfig(llm=llm, nli=None))
+    [n] = neg.negate(["Metformin improves insulin sensitivity in mice."])
+    assert n.text == "Metformin impairs insulin sensitivity in mice." and n.details["method"] == "llm"
+    assert "surely false" in server.requests[-1]["messages"][0]["content"]
+    assert len(server.requests[-1]["messages"]) == 1 + 2 * 8 + 1
