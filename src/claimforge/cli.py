@@ -625,6 +625,70 @@ app.add_typer(audit_app, name="audit")
 app.add_typer(quality_app, name="quality")
 
 
+papers_app = typer.Typer(
+    no_args_is_help=True,
+    help="Full papers (JATS, GROBID TEI, S2ORC, SciREX, LaTeX, PDF) in one document model (docs/papers.md).",
+)
+app.add_typer(papers_app, name="papers")
+
+
+class PaperFormat(str, Enum):
+    auto = "auto"
+    jats = "jats"
+    tei = "tei"
+    s2orc = "s2orc"
+    scirex = "scirex"
+    latex = "latex"
+    pdf = "pdf"
+
+
+@papers_app.command("convert")
+def papers_convert(
+    inputs: Annotated[list[Path], typer.Argument(help="paper files, folders or tar archives (.tar, .tar.gz, .tar.xz)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="the JSON Lines file of Papers to write")],
+    fmt: Annotated[
+        PaperFormat, typer.Option("--format", "-f", help="auto finds each file's format; else read every file as this")
+    ] = PaperFormat.auto,
+    rejects: Annotated[
+        Path | None, typer.Option("--rejects", help="where the rejects go (default: <out>.rejects.jsonl)")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="overwrite --out and --rejects if they exist")] = False,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="at most this many papers per input")] = None,
+    min_sections: Annotated[int, typer.Option(min=0, help="fewer body sections: a reject")] = 1,
+    min_typed_sections: Annotated[
+        int, typer.Option(min=0, help="fewer sections typed other than 'other': a reject")
+    ] = 0,
+) -> None:
+    """Convert paper files to one JSON Lines file of Papers (one paper a line) and one of rejects; prints the
+    counts per format (files = papers + rejects) and the section types. Exits with 1 when no paper came out.
+
+    Example: claimforge papers convert ../shared/data/papers/plos_jats --out out/plos.jsonl
+    """
+    from claimforge.io.papers.convert import convert_papers, default_rejects_path
+
+    rejects_path = rejects if rejects is not None else default_rejects_path(out)
+    try:
+        stats = convert_papers(
+            inputs,
+            out,
+            rejects_path,
+            fmt.value,
+            force=force,
+            limit=limit,
+            min_sections=min_sections,
+            min_typed_sections=min_typed_sections,
+        )
+    except (ValueError, OSError) as e:  # InputError (paths), a broken reader config
+        _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
+        return
+    for row in stats.table():
+        typer.echo(row)
+    console.print(f"wrote {out} ({stats.total_papers} papers) and {rejects_path} ({stats.total_rejects} rejects)")
+    if stats.total_papers == 0:
+        console.print("[red]no paper was converted[/red]")
+        raise typer.Exit(1)
+
+
 @audit_app.command("claim-only")
 def audit_claim_only(
     data: Annotated[str, typer.Option("--data", "-d", help="a claimforge dataset folder or a task name")],

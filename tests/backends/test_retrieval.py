@@ -361,7 +361,7 @@ def test_read_folders_of_text_and_jats(tmp_path: Path) -> None:
         Document(
             id="p2",
             title="A JATS paper",
-            sentences=("Interferon signalling was reduced .", "Viral load rose.", "Methods were standard."),
+            sentences=("Interferon signalling was reduced.", "Viral load rose.", "Methods were standard."),
         ),
     ]
     assert read_corpus(folder / "sub" / "p2.nxml") == docs[1:]

@@ -42,7 +42,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from claimforge.cache import default_cache_dir, fingerprint, weights_stamp
-from claimforge.io.jats import jats_document
+from claimforge.io.papers.jats import jats_document
 from claimforge.io.rows import InputError, normalize_text, read_text
 from claimforge.io.sentences import load_corpus, split_text
 from claimforge.records import Document

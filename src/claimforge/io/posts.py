@@ -37,7 +37,7 @@ from urllib.parse import urlparse
 from pydantic import Field
 
 from claimforge.io.benchmarks import _Bad
-from claimforge.io.jats import jats_document
+from claimforge.io.papers.jats import jats_document
 from claimforge.io.rows import (
     CSV_EXTENSIONS,
     InputError,
