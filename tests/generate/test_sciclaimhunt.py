@@ -216,9 +216,10 @@ def test_every_paper_accounted_for_and_unconfirmed_claims_lose_their_negatives()
     item_rejects = {r.item_id: r.reason for r in res.rejects if r.scope == "item"}
     assert item_rejects["p4"] == "no_claim_sections"
     assert len(res.used_item_ids) + len(item_rejects) == 5
-    # p5's claim is not restated outside its section: the judge does not confirm it, its negatives go too
+    # p5's claim is not restated outside its section: the judge does not confirm it, and no negatives are made
     p5 = [r for r in res.rejects if r.item_id == "p5"]
-    assert "label_not_confirmed" in {r.reason for r in p5}
+    assert {r.reason for r in p5} == {"claim_not_confirmed", "no_confirmed_claims"}
+    assert item_rejects["p5"] == "no_confirmed_claims"
     assert not [e for e in res.examples if e.source_item_id == "p5"]
 
 

@@ -575,7 +575,7 @@ def _defined_abbreviations(item: SentenceItem) -> dict[str, str]:
     )
 
 
-def _with_abbreviations_defined(claim: GeneratedClaim, definitions: dict[str, str]) -> GeneratedClaim:
+def with_abbreviations_defined(claim: GeneratedClaim, definitions: dict[str, str]) -> GeneratedClaim:
     """The claim with the short forms its source defines written out at first use ("ASD" -> "autism spectrum
     disorder (ASD)"), so it stands on its own."""
     if not definitions:
@@ -660,7 +660,7 @@ class ClaimGen(Pipeline):
             chunk.add_reject(r)
         refs = {u.item.id: u.item.ref for u in units}
         definitions = {u.item.id: _defined_abbreviations(u.item) for u in units}
-        claims = [_with_abbreviations_defined(c, definitions.get(c.item_id, {})) for c in gen.claims]
+        claims = [with_abbreviations_defined(c, definitions.get(c.item_id, {})) for c in gen.claims]
         by_id: dict[str, list[GeneratedClaim]] = {}
         for c, why in zip(claims, self.claim_check_reasons([c.text for c in claims]), strict=True):
             if why:

@@ -83,6 +83,7 @@ __all__ = [
     "NumericEdit",
     "numeric_edits",
     "numeric_mentions",
+    "design_number",
     "protected_spans",
     "stated_in",
 ]
@@ -1695,7 +1696,9 @@ class NumericNegator:
         per_claim: list[list[NumericEdit]] = []
         for claim, ev in zip(claims, premises, strict=True):
             rng = random.Random(c.seed * 1_000_003 + zlib.crc32(claim.encode()))
-            edits = numeric_edits(claim, rng, c.max_edits, c.magnitude, c.kinds)
+            edits = [
+                e for e in numeric_edits(claim, rng, c.max_edits, c.magnitude, c.kinds) if not design_number(claim, e)
+            ]
             if c.require_in_evidence and evidence is not None:
                 text = " ".join(ev)
                 edits = [e for e in edits if stated_in(e.original, text)]
@@ -1736,6 +1739,28 @@ class NumericNegator:
         if progress is not None:
             progress(len(claims), len(claims))
         return out
+
+
+_TIME_UNIT = re.compile(r"^[\s-]*(h|hr|hours?|days?|d|weeks?|wk|months?|mo|years?|yr)s?\b['’]?", re.IGNORECASE)
+_BEFORE_TIME = re.compile(
+    r"\b(at|after|for|during|over|within|by|until|through|up to|from|in the first)\s*$", re.IGNORECASE
+)
+_DESIGN_NOUN = re.compile(
+    r"^[\s-]*(\w+[\s-]+)?(groups?|arms?|sessions?|visits?|parameters?|stimuli|conditions?|treatments?|time[\s-]points?"
+    r"|cycles?|phases?|periods?|cohorts?|sites?|centres?|centers?|rounds?|waves?)\b",
+    re.IGNORECASE,
+)
+
+
+def design_number(claim: str, edit: NumericEdit) -> bool:
+    """A number that describes the study's design, not its result: a follow-up time ("At 12 months", "after 6
+    months' intervention") or a count of groups, arms, sessions, parameters ("between the two groups"). Changing
+    it makes the claim unverifiable (the study has no 26-month data, no four groups), not false."""
+    before, after = claim[: edit.start], claim[edit.end :]
+    unit_in_span = _TIME_UNIT.search(re.sub(r"^[\d.,\s–-]+", "", edit.original))
+    if (_TIME_UNIT.match(after) or unit_in_span) and _BEFORE_TIME.search(before):
+        return True
+    return bool(_DESIGN_NOUN.match(after))
 
 
 def stated_in(original: str, evidence: str) -> bool:

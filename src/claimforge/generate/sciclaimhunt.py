@@ -32,12 +32,13 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field, model_validator
 
-from claimforge.generate.claimgen import GeneratedClaim
+from claimforge.generate.claimgen import GeneratedClaim, with_abbreviations_defined
 from claimforge.nlp.normalize import word_count
+from claimforge.nlp.wellformed import abbreviation_definitions
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Document, Example, Label, Paper, Reject, SectionType, SentenceItem, SourceRef
 from claimforge.registry import registry
-from claimforge.verify.label_check import judge
+from claimforge.verify.label_check import judge, reject_detail
 
 METHOD = "sciclaimhunt"
 NEGATIVE_KINDS = ("negation", "numeric", "entity")
@@ -72,7 +73,27 @@ _NOT_A_FINDING = re.compile(
     r"remains? (unclear|unknown)|may|might|could|possibly|perhaps|hypothes\w+|speculat\w+|limitation)\b",
     re.IGNORECASE,
 )
-_FIGURE_ONLY = re.compile(r"^\(?(fig(ure)?|table|supplementary)\b", re.IGNORECASE)
+# about a figure or table, not a finding ("... are shown in Fig. 2", "Included are the p values ...")
+_FIGURE_ONLY = re.compile(
+    r"^\(?(fig(ure)?|table|supplementary|included)\b|\b(figs?|figures?|tables?)\b\.?\s*\d*"
+    r"|\b(shown|presented|given|summari[sz]ed|listed|depicted|illustrated|reported) (in|below|above)\b",
+    re.IGNORECASE,
+)
+# a claim that names its population by the study's own labels cannot stand alone ("between the two groups",
+# "in group B", "G1 individuals", "both arms"): the paper's authors know which groups; a reader does not
+_GROUP_LABEL = re.compile(r"\b([Gg]roups? [A-Z0-9]{1,2}\b|G\d+\b)")
+_UNNAMED_GROUPS = re.compile(
+    r"\b((the|both|all|two|three|four|2|3|4) (\w+ )?(groups|arms|cohorts)\b|between(-| )groups?\b"
+    r"|(each|either|the other) groups?\b|study (groups?|arms?)\b|group (effects?|differences?)\b"
+    r"|(all|the|both) (two|three|four|five|six|\d) \w+ (parameters|measures|outcomes|variables|conditions)\b)",
+    re.IGNORECASE,
+)
+
+
+def unnamed_groups(text: str) -> str | None:
+    """The words by which a claim names its population with the study's own labels, if it does."""
+    m = _GROUP_LABEL.search(text) or _UNNAMED_GROUPS.search(text)
+    return m.group(0) if m else None
 
 
 def result_cues(sentence: str) -> tuple[float, list[str]]:
@@ -120,9 +141,9 @@ class SciClaimHuntConfig(LabelCheckConfig):
     min_cue_score: float = Field(1.5, ge=0)  # 0: every sentence of the claim sections is a candidate
     # a sentence the rest of the paper does not restate (TF-IDF cosine with its most similar sentence outside the
     # claim's section below this) cannot be supported by evidence without that section: not tried (0: all tried)
-    min_restated: float = Field(0.25, ge=0, le=1)
-    max_sentences_per_paper: int = Field(6, ge=1)
-    max_claims_per_paper: int = Field(4, ge=1)
+    min_restated: float = Field(0.3, ge=0, le=1)
+    max_sentences_per_paper: int = Field(12, ge=1)
+    max_claims_per_paper: int = Field(6, ge=1)
     # -- positive claims
     generator: dict[str, Any] = {"name": "entity", "max_claims_per_sentence": 1}
     claim_check: dict[str, Any] | None = {"name": "wellformed", "self_contained": True, "atomic": True}
@@ -139,7 +160,9 @@ class SciClaimHuntConfig(LabelCheckConfig):
         "edits": ["direction", "negation_removed", "negation_added"],
     }
     numeric: dict[str, Any] | None = {"name": "numeric"}
-    entity: dict[str, Any] | None = {"name": "kbin"}
+    # KBIN's entity swaps only (§III-B (iv): named entity replacement); its verb and adjective antonyms
+    # duplicate the negation kind and read badly in results sentences ("significantly little")
+    entity: dict[str, Any] | None = {"name": "kbin", "verbs": False}
     mismatch: Literal["similar", "random"] | None = "similar"
     mismatch_label: Label = Label.NOT_ENOUGH_INFO
     require_confirmed_claim: bool = True
@@ -299,6 +322,14 @@ class SciClaimHunt(Pipeline):
                 ("evidence_exclude", "judge_sentences"),
             ),
             Stage(
+                "confirm claims",
+                "map",
+                self._confirm,
+                ("item", "claims"),
+                ("claims",),
+                ("require_confirmed_claim", "label_check", "label_thresholds", "judge"),
+            ),
+            Stage(
                 "negatives", "map", self._negatives, ("item", "claims"), ("claims",), ("negation", "numeric", "entity")
             ),
             Stage(
@@ -381,11 +412,18 @@ class SciClaimHunt(Pipeline):
                 )
         gen = self.component("generator").generate(items) if items else None
         per_unit: dict[int, list[tuple[GeneratedClaim, _Candidate]]] = {}
+        as_generated: dict[int, str] = {}  # the claim's text before short forms were written out
         if gen is not None:
             for r in gen.rejects:
                 u, _ = where[r.item_id]
                 chunk.add_reject(_as_example_reject(r, u.item))
-            claims = [g for g in gen.claims if g.item_id in where]
+            # short forms the paper defines anywhere ("blood pressure (BP)") are written out at first use
+            definitions = {
+                u.index: abbreviation_definitions(" ".join((u.item.title, u.item.document().text))) for u in units
+            }
+            generated = [g for g in gen.claims if g.item_id in where]
+            claims = [with_abbreviations_defined(g, definitions[where[g.item_id][0].index]) for g in generated]
+            as_generated.update({id(x): g.text for x, g in zip(claims, generated, strict=True)})
             reasons = self.claim_check_reasons([g.text for g in claims])
             seen: dict[int, set[str]] = {}
             for g, why in zip(claims, reasons, strict=True):
@@ -393,6 +431,8 @@ class SciClaimHunt(Pipeline):
                 n = word_count(g.text)
                 if not why and not c.min_claim_words <= n <= c.max_claim_words:
                     why = [f"{n} words (allowed {c.min_claim_words}-{c.max_claim_words})"]
+                if not why and unnamed_groups(g.text):
+                    why = [f"not self-contained: the study's groups ({unnamed_groups(g.text)!r})"]
                 if why:
                     chunk.add_reject(
                         _reject(u.item, "generate claims", "not_wellformed", f"{'; '.join(why)} :: {g.text[:200]}")
@@ -409,7 +449,7 @@ class SciClaimHunt(Pipeline):
         if c.min_faithfulness is not None and flat:
             probs = judge(
                 self.component("judge"),
-                [g.text for _, g, _ in flat],
+                [as_generated.get(id(g), g.text) for _, g, _ in flat],  # faithful as written by the generator
                 [_paragraph_text(u.item, cand.section, cand.paragraph) for u, _, cand in flat],
             )
             faith = probs[:, 0]
@@ -462,6 +502,33 @@ class SciClaimHunt(Pipeline):
                 top = _tfidf_top(cl.text, doc.sentences, c.judge_sentences)
                 cl.judge_evidence = tuple(doc.sentences[i] for i in top)
 
+    def _confirm(self, chunk: Chunk) -> None:
+        """The label check of the SUPPORTED claims, early: a claim the judge does not find entailed by its evidence
+        gets no negatives and no mismatch (they would be dropped as ``claim_not_confirmed`` anyway), so the
+        negators run only on confirmed claims. The global label check later finds these scores in the judge's
+        cache. Skipped with ``label_check: flag|off`` or ``require_confirmed_claim: false``."""
+        c = self.config
+        if c.label_check != "reject" or not c.require_confirmed_claim:
+            return
+        units = chunk.live()
+        todo = [(u, cl) for u in units for cl in u.data["claims"]]
+        if not todo:
+            return
+        probs = judge(self.component("judge"), [cl.text for _, cl in todo], [cl.judge_evidence for _, cl in todo])
+        ok: set[str] = set()
+        for (u, cl), p in zip(todo, probs, strict=True):
+            if p[0] >= c.label_thresholds.entailment:
+                ok.add(cl.key)
+            else:
+                detail = reject_detail(
+                    Label.SUPPORTED, f"{cl.key}S", f"P(entailment)={p[0]:.3f} < {c.label_thresholds.entailment}"
+                )
+                chunk.add_reject(_reject(u.item, "confirm claims", "claim_not_confirmed", detail))
+        for u in units:
+            u.data["claims"] = [cl for cl in u.data["claims"] if cl.key in ok]
+            if not u.data["claims"]:
+                chunk.reject(u, "confirm claims", "no_confirmed_claims", "the judge confirmed none of its claims")
+
     # -- 5. negatives and the SUPPORTED / REFUTED examples
     def _negatives(self, chunk: Chunk) -> None:
         units = chunk.live()
@@ -471,12 +538,21 @@ class SciClaimHunt(Pipeline):
             if negator is None or not todo:
                 continue
             negs = negator.negate([cl.text for _, cl in todo], evidence=[cl.judge_evidence for _, cl in todo])
-            for (u, cl), neg in zip(todo, negs, strict=True):
-                if neg.text is None:
+            # negatives pass the same emit-time check as the claims ("There did not be", "significantlied")
+            made = [n for n, neg in enumerate(negs) if neg.text is not None]
+            reasons = dict(zip(made, self.claim_check_reasons([negs[n].text or "" for n in made]), strict=True))
+            for n, ((u, cl), neg) in enumerate(zip(todo, negs, strict=True)):
+                if reasons.get(n):
+                    detail = f"{kind}: {'; '.join(reasons[n])} :: {(neg.text or '')[:200]}"
+                    chunk.add_reject(_reject(u.item, "negatives", "negative_not_wellformed", detail))
+                elif neg.text is None:
                     detail = f"{kind}: {neg.reason or 'none made'} :: {cl.text[:200]}"
                     chunk.add_reject(_reject(u.item, "negatives", f"no_{kind}", detail))
                 elif neg.text.strip().lower() == cl.text.strip().lower():
                     chunk.add_reject(_reject(u.item, "negatives", f"no_{kind}", f"unchanged :: {cl.text[:200]}"))
+                elif any(neg.text.strip().lower() == t.strip().lower() for t, _ in cl.negatives.values()):
+                    detail = f"{kind}: the same text as another kind's negative :: {neg.text[:200]}"
+                    chunk.add_reject(_reject(u.item, "negatives", "duplicate_negative", detail))
                 else:
                     cl.negatives[kind] = (neg.text, neg.details)
         for u in units:
