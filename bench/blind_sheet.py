@@ -30,14 +30,24 @@ Answer as JSON lines: {"n": 1, "label": "...", "fluency": 3, "atomic": true, "se
 """
 
 
-def make_sheet(build: Path, n: int, seed: int, out: Path) -> None:
+def evidence_shown(row: dict, which: str) -> str:
+    """The evidence a reader sees: the example's evidence text, or (``judge``) the passages the label check read,
+    for builds whose evidence is a whole paper (SciClaimHunt: ``provenance.details.judge_evidence``)."""
+    if which == "judge":
+        passages = row["provenance"]["details"].get("judge_evidence")
+        if passages:
+            return " … ".join(passages)
+    return str(row["evidence"])
+
+
+def make_sheet(build: Path, n: int, seed: int, out: Path, evidence: str = "text") -> None:
     rows = [json.loads(x) for x in (build / "examples.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
     picked = random.Random(seed).sample(rows, min(n, len(rows)))
     out.mkdir(parents=True, exist_ok=True)
     lines = [f"# Blind reading sheet ({len(picked)} items)", "", INSTRUCTIONS]
     key = []
     for i, r in enumerate(picked, 1):
-        lines += [f"## {i}", "", f"**Claim:** {r['claim']}", "", f"**Evidence:** {r['evidence']}", ""]
+        lines += [f"## {i}", "", f"**Claim:** {r['claim']}", "", f"**Evidence:** {evidence_shown(r, evidence)}", ""]
         key.append({"n": i, "id": r["id"], "label": r["label"], "method": r["method"]})
     (out / "sheet.md").write_text("\n".join(lines), encoding="utf-8")
     (out / "key.jsonl").write_text("".join(json.dumps(k) + "\n" for k in key), encoding="utf-8")
@@ -79,6 +89,12 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=60)
     ap.add_argument("--seed", type=int, default=20261125)
     ap.add_argument("--out", type=Path)
+    ap.add_argument(
+        "--evidence",
+        choices=["text", "judge"],
+        default="text",
+        help="show the evidence text (default) or the passages the judge read (whole-paper evidence)",
+    )
     ap.add_argument("--score", type=Path, help="a reader's answers (JSON lines)")
     ap.add_argument("--key", type=Path)
     args = ap.parse_args()
@@ -87,7 +103,7 @@ def main() -> None:
             ap.error("--score needs --key")
         score(args.score, args.key)
     elif args.build and args.out:
-        make_sheet(args.build, args.n, args.seed, args.out)
+        make_sheet(args.build, args.n, args.seed, args.out, args.evidence)
     else:
         ap.error("give BUILD --out DIR, or --score ANSWERS --key KEY")
 

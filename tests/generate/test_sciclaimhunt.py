@@ -23,7 +23,7 @@ def _paper(pid: str, topic: str, effect: str, other: str) -> Paper:
     return Paper(
         id=pid,
         title=f"{topic.capitalize()} and {effect}",
-        abstract=((f"We studied {topic} in mice.", f"Treatment with {topic} significantly increased {effect} in adult mice."),),
+        abstract=((f"We studied {topic} in mice.", finding),),
         sections=(
             Section(heading="Introduction", type="introduction", paragraphs=((f"{other.capitalize()} is common.",),)),
             Section(

@@ -93,6 +93,12 @@ class TorchVerifier:
     def length(self, pair: Pair) -> int:
         return len(pair.claim) + sum(len(s) for s in pair.evidence)
 
+    def batches(self, order: list[int], pairs: Sequence[Pair]) -> list[list[int]]:
+        """Inference batches: ``order`` (indices of ``pairs``, sorted by length) cut into ``batch_size`` pieces.
+        A model whose memory grows with more than the pair count (GCEM's graph edges) cuts them smaller."""
+        bs = self.config.batch_size
+        return [order[s : s + bs] for s in range(0, len(order), bs)]
+
     def save_weights(self, directory: Path, half: bool = False) -> None:
         raise NotImplementedError
 
@@ -111,14 +117,14 @@ class TorchVerifier:
         order = sorted(range(len(pairs)), key=lambda i: self.length(pairs[i]))
         out = np.zeros((len(pairs), len(self.labels)), dtype=np.float32)
         self.module.eval()
-        bs = self.config.batch_size
+        done = 0
         with torch.inference_mode():
-            for start in range(0, len(order), bs):
-                idx = order[start : start + bs]
+            for idx in self.batches(order, pairs):
                 logits = self.forward(self.collate([pairs[i] for i in idx]))
                 out[idx] = torch.softmax(logits.float(), dim=-1).cpu().numpy()
+                done += len(idx)
                 if progress is not None:
-                    progress(min(start + bs, len(order)), len(order))
+                    progress(done, len(order))
         return out
 
     def save(self, directory: str | Path, half: bool = False) -> Path:

@@ -8,6 +8,7 @@ min/max/mean. Both classify the features [e⊙c, e−c, e, c] with a two-layer n
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,6 +20,7 @@ from claimforge.registry import registry
 from claimforge.verify.base import TorchVerifier, VerifierConfig
 
 WEIGHTS_FILE = "weights.safetensors"
+log = logging.getLogger(__name__)
 
 
 class EmbeddingHeadConfig(VerifierConfig):
@@ -246,13 +248,57 @@ class CEMVerifier(EmbeddingHeadVerifier):
 
 
 class GCEMVerifier(EmbeddingHeadVerifier):
-    """GCEM: a graph of evidence sentences (edge when cosine ≥ β) through a 3-layer GAT, pooled."""
+    """GCEM: a graph of evidence sentences (edge when cosine ≥ β) through a 3-layer GAT, pooled.
+
+    Memory grows with the edges: about 3.3 KB per edge in inference and 9.5 KB in training (8 heads, 384-d
+    MiniLM vectors). A whole paper (300 sentences) has ~1k edges at β = 0.75 but 16k-55k at β = 0.25 (PLOS
+    papers), so prediction batches hold at most ``max_batch_edges`` edges (fewer pairs than ``batch_size`` when
+    needed); training batches are the trainer's, and a warning says when one is over that budget
+    (docs/verifiers.md: ``train.batch_size`` for full papers).
+    """
 
     kind: ClassVar[str] = "gcem"
     config: GCEMConfig
+    max_batch_edges: ClassVar[int] = 300_000  # ~1 GB of GAT activations in inference
+    _warned_edges = 0  # the largest training batch (edges) warned about so far
 
     def _build(self, dim: int) -> Any:
         return _build_gcem(dim, self.config)  # type: ignore[arg-type]
+
+    def _adjacency(self, e: np.ndarray) -> np.ndarray:
+        return e @ e.T >= self.config.beta  # includes i→i: every node sees itself
+
+    def edge_count(self, pair: Pair) -> int:
+        """The number of edges of the pair's sentence graph."""
+        return int(np.count_nonzero(self._adjacency(self._evidence(pair, self._claims([pair])[0]))))
+
+    def batches(self, order: list[int], pairs: Sequence[Pair]) -> list[list[int]]:
+        """At most ``batch_size`` pairs and ``max_batch_edges`` edges per batch (a larger graph goes alone)."""
+        out: list[list[int]] = []
+        current: list[int] = []
+        used = 0
+        for i in order:
+            n = self.edge_count(pairs[i])
+            if current and (len(current) >= self.config.batch_size or used + n > self.max_batch_edges):
+                out.append(current)
+                current, used = [], 0
+            current.append(i)
+            used += n
+        if current:
+            out.append(current)
+        return out
+
+    def _warn_large_batch(self, pairs: int, edges: int) -> None:
+        """Say (again only when batches get twice as large) that a training batch's graphs are large."""
+        if edges >= 2 * self._warned_edges:
+            self._warned_edges = edges
+            log.warning(
+                "gcem: a training batch of %d graphs has %d edges (~%.1f GB of activations at ~9.5 KB per edge); "
+                "with whole papers and a low beta, lower train.batch_size",
+                pairs,
+                edges,
+                edges * 9.5e3 / 1e9,
+            )
 
     def collate(self, pairs: Sequence[Pair]) -> dict[str, Any]:
         import torch
@@ -262,11 +308,14 @@ class GCEMVerifier(EmbeddingHeadVerifier):
         offset = 0
         for g, (pair, c) in enumerate(zip(pairs, claims, strict=True)):
             e = self._evidence(pair, c)
-            src, dst = np.nonzero(e @ e.T >= self.config.beta)  # includes i→i: every node sees itself
+            src, dst = np.nonzero(self._adjacency(e))
             edges.append(np.stack([src, dst]) + offset)
             nodes.append(e)
             graph.append(np.full(len(e), g))
             offset += len(e)
+        n_edges = sum(x.shape[1] for x in edges)
+        if n_edges > self.max_batch_edges and self._module is not None and self._module.training:
+            self._warn_large_batch(len(pairs), n_edges)
         return {
             "claim": torch.from_numpy(claims.copy()),
             "nodes": torch.from_numpy(np.concatenate(nodes)),
