@@ -300,9 +300,7 @@ class Pipeline:
             verdicts: dict[int, Verdict] = {}
 
             def check(indices: list[int]) -> int:
-                probs = judge(
-                    nli, [ex[i].claim for i in indices], [read(ex[i]) for i in indices]
-                )
+                probs = judge(nli, [ex[i].claim for i in indices], [read(ex[i]) for i in indices])
                 for i, p in zip(indices, probs, strict=True):
                     verdicts[i] = verdict(gate(ex[i]), p, th)
                 return sum(verdicts[i].passed for i in indices)
