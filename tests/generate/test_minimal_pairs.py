@@ -98,6 +98,14 @@ def test_negation_is_added_to_the_main_verb_or_removed(parse) -> None:  # type: 
         "There was a significant difference between the groups."
     )
     assert neg("Aspirin may not prevent stroke in adults.") is None  # hedged: its negation is no contradiction
+    # a main-verb "be" is negated itself, never with do-support ("There did not be a reduction")
+    assert neg("There was a 29% reduction in recurrences.") == "There was no 29% reduction in recurrences."
+    assert neg("There was an interaction between hypoxia and nitrate.") == (
+        "There was no interaction between hypoxia and nitrate."
+    )
+    assert neg("The overall response rate was 45% in the treated group.") == (
+        "The overall response rate was not 45% in the treated group."
+    )
 
 
 @dataclass(frozen=True)

@@ -314,6 +314,17 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
             return None
         cut = a.idx + len(a.text)
         return Edit(claim[:cut] + " not" + claim[cut:], "negation_added", a.text, f"{a.text} not")
+    if root.lemma_.lower() == "be" and root.tag_ in ("VBD", "VBZ", "VBP"):
+        # a main-verb "be" ("There was a reduction", "The rate was 12%") takes "not" itself, never do-support
+        # ("There did not be a reduction"); "was a"/"was an" reads best as "was no"
+        nxt = doc[root.i + 1] if root.i + 1 < len(doc) else None
+        if nxt is not None and nxt.lower_ == "not":
+            return None
+        if nxt is not None and nxt.lower_ in ("a", "an"):
+            new = f"{root.text} no"
+            return Edit(claim[: root.idx] + new + claim[nxt.idx + len(nxt.text) :], "negation_added", root.text, new)
+        cut = root.idx + len(root.text)
+        return Edit(claim[:cut] + " not" + claim[cut:], "negation_added", root.text, f"{root.text} not")
     if root.tag_ in ("VBD", "VBZ", "VBP") and root.pos_ == "VERB":
         helper = {"VBD": "did", "VBZ": "does", "VBP": "do"}[root.tag_]
         new = f"{helper} not {root.lemma_.lower()}"
