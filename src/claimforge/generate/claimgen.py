@@ -640,7 +640,7 @@ class ClaimGen(Pipeline):
                 version="2",  # issue 11: evidence the judge says entails the claim
             ),
             # version 2: negations judged against the evidence, rare-word floor (issue 11)
-            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="2"),
+            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="3"),
             Stage("unique claims", "global", self._unique, ("item", "paired"), config=("unique_claims",)),
             Stage(
                 "pair NEI evidence",

@@ -330,7 +330,13 @@ class SciClaimHunt(Pipeline):
                 ("require_confirmed_claim", "label_check", "label_thresholds", "judge"),
             ),
             Stage(
-                "negatives", "map", self._negatives, ("item", "claims"), ("claims",), ("negation", "numeric", "entity")
+                "negatives",
+                "map",
+                self._negatives,
+                ("item", "claims"),
+                ("claims",),
+                ("negation", "numeric", "entity"),
+                version="2",
             ),
             Stage(
                 "mismatch",
