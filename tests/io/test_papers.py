@@ -374,6 +374,20 @@ def test_papers_reader_accounts_for_every_file(tmp_path: Path) -> None:
     assert growth.ref.path == str(folder / "growth.nxml") and growth.ref.dataset == "jats"
 
 
+def test_papers_reader_follows_linked_folders_once(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(FIXTURES / "growth.nxml", corpus / "growth.nxml")
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    shutil.copy(FIXTURES / "fasttext.json", inputs / "fasttext.json")
+    (inputs / "linked").symlink_to(corpus, target_is_directory=True)  # a linked corpus (Path.rglob skips it)
+    (corpus / "loop").symlink_to(corpus, target_is_directory=True)  # a link back: not walked twice
+    out = _read("papers", inputs)
+    assert [(o.id, o.format) for o in out if isinstance(o, Paper)] == [("fasttext", "scirex"), ("growth", "jats")]
+    assert len(out) == 2
+
+
 def test_format_readers_reject_other_files(tmp_path: Path) -> None:
     folder = _mixed_folder(tmp_path)
     jats_out = _read("jats", folder, dataset="pmc")

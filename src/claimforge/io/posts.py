@@ -43,6 +43,7 @@ from claimforge.io.rows import (
     InputError,
     RawRecord,
     csv_header,
+    files_under,
     iter_csv_records,
     iter_json_records,
     normalize_text,
@@ -257,7 +258,7 @@ class ArticleTitlesReader(SentenceReader):
         super().__init__(config)
         self.config: ArticleTitlesConfig = config
         if self.path.is_dir():
-            self.files = sorted(p for p in self.path.rglob("*") if p.suffix.lower() in _JATS and p.is_file())
+            self.files = [p for p in files_under(self.path) if p.suffix.lower() in _JATS and p.is_file()]
             if not self.files:
                 raise InputError(self.path, None, "a folder without .xml/.nxml (JATS) files")
         elif self.path.suffix.lower() in _JATS:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -90,6 +91,23 @@ def read_text(path: Path) -> str:
         return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(path, None, f"not UTF-8 text ({e})") from None
+
+
+def files_under(root: Path) -> list[Path]:
+    """Every file under a folder, recursively, in sorted order of the path relative to ``root``, following
+    symbolic links to folders (``Path.rglob`` before Python 3.13 skips them silently: a linked corpus would be
+    missing from a build without a word); a link back to a folder already walked is not entered twice."""
+    seen: set[str] = set()
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in seen:
+            dirnames[:] = []
+            continue
+        seen.add(real)
+        dirnames.sort()
+        found.extend(Path(dirpath) / name for name in filenames)
+    return sorted(found, key=lambda p: p.relative_to(root).as_posix())
 
 
 def check_file(path: Path) -> None:

@@ -62,7 +62,7 @@ from pydantic import Field, ValidationError
 from claimforge.io.papers import PaperError
 from claimforge.io.papers.s2orc import is_s2orc
 from claimforge.io.papers.scirex import is_scirex
-from claimforge.io.rows import InputError
+from claimforge.io.rows import InputError, files_under
 from claimforge.records import Paper, Record, Reject, SourceRef
 from claimforge.registry import ComponentConfig, registry
 
@@ -241,7 +241,7 @@ class PaperReader:
 
     def _units(self) -> Iterator[_Unit]:
         if self.path.is_dir():
-            for f in sorted(self.path.rglob("*"), key=lambda p: p.relative_to(self.path).as_posix()):
+            for f in files_under(self.path):
                 rel = f.relative_to(self.path).as_posix()
                 if f.is_file() and not is_skipped(rel):
                     yield from self._file_units(f)
