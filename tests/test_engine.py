@@ -301,3 +301,19 @@ def test_a_components_defaults_are_part_of_its_stage_fingerprint() -> None:
     base = negate_fp({"name": "kbin"})
     assert negate_fp({"name": "kbin", "min_contradiction": 0.75}) == base
     assert negate_fp({"name": "kbin", "min_contradiction": 0.5}) != base
+
+
+def test_a_folder_inputs_files_are_part_of_the_input_fingerprint(tmp_path: Path) -> None:
+    from claimforge.build import _input_sha256
+
+    folder = tmp_path / "in"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.xml").write_text("<a/>")
+    first = _input_sha256(str(folder))
+    assert first is not None and first == _input_sha256(str(folder))  # stable
+    (folder / "sub" / "b.xml").write_text("<b/>")  # a file added: the stored chunks no longer line up
+    second = _input_sha256(str(folder))
+    assert second != first
+    (folder / "sub" / "b.xml").write_text("<bb/>")  # rewritten
+    assert _input_sha256(str(folder)) != second
+    assert _input_sha256(str(tmp_path / "missing")) is None

@@ -24,6 +24,7 @@ from claimforge.evaluate.report import write_report
 from claimforge.io.dataset import write_examples, write_json, write_rejects
 from claimforge.io.exports import write_exports
 from claimforge.io.outdir import OutputDir, check_output_dir
+from claimforge.io.rows import files_under
 from claimforge.pipeline import BuildResult
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import MCQItem, Reject
@@ -41,13 +42,21 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def _file_sha256(path: str) -> str | None:
+def _input_sha256(path: str) -> str | None:
+    """What the stored chunks of a build depend on in its input: a file's bytes; for a folder, the list of its
+    files (walked as the readers walk it, symbolic links followed) with their sizes and modification times, so
+    a file added, removed or rewritten recomputes the chunks instead of resuming with records that moved."""
     p = Path(path)
+    h = hashlib.sha256()
+    if p.is_dir():
+        for f in files_under(p):
+            st = f.stat()
+            h.update(f"{f.relative_to(p).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        return "folder:" + h.hexdigest()
     if not p.is_file():
         return None
-    h = hashlib.sha256()
-    with open(p, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
+    with open(p, "rb") as stream:
+        for chunk in iter(lambda: stream.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
 
@@ -79,7 +88,7 @@ def _setup(recipe: dict[str, Any], limit: int | None, skip_bad: bool, chunk_size
         raise ValueError("the recipe has no reader: give --input NAME:PATH")
     input_id = {
         "reader": reader_spec,
-        "sha256": _file_sha256(str(reader_spec.get("path", ""))),
+        "sha256": _input_sha256(str(reader_spec.get("path", ""))),
         "limit": limit,
         "skip_bad": skip_bad,
         "chunk_size": chunk_size,
@@ -265,7 +274,7 @@ def run_merge(
     inp = first["input"]
     setup = _setup(first["recipe"], inp["limit"], inp["skip_bad"], inp["chunk_size"])
     if setup.input_id["sha256"] != inp["sha256"]:
-        raise ValueError(f"{inp['reader'].get('path')}: the input file changed since the shards were built")
+        raise ValueError(f"{inp['reader'].get('path')}: the input changed since the shards were built")
     plan = engine.plan(setup.pipeline, setup.input_id)
     if {s.name: fp for s, fp in plan.maps} != first["fingerprints"]:
         raise ValueError("the shards were built with another claimforge version or changed model files")
