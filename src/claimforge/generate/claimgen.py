@@ -628,7 +628,7 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="2",  # issue 12: the emit-time claim check
+                version="3",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept
             ),
             Stage(
                 "choose evidence",

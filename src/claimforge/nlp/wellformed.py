@@ -481,9 +481,12 @@ def expand_abbreviations(claim: str, definitions: dict[str, str], known: frozens
         m = re.search(rf"(?<![\w-]){re.escape(sf)}s?(?![\w-])", claim)
         if m is None:
             continue
-        first = long.split()[0]
-        if m.start() > 0 and first[:1].isupper() and first[1:].islower():
-            long = long[0].lower() + long[1:]  # "Reactive oxygen species (ROS)" defined at a sentence start
+        first, *rest = long.split()
+        title_cased = any(c.isupper() for c in "".join(rest))
+        if m.start() > 0 and first[:1].isupper() and first[1:].islower() and not title_cased:
+            # "Reactive oxygen species (ROS)" defined at a sentence start; a title-cased name ("Intellectual
+            # Disability", "Emergency Department") keeps its capitals
+            long = long[0].lower() + long[1:]
         claim = f"{claim[: m.start()]}{long} ({m.group(0)}){claim[m.end() :]}"
         done.append(sf)
     return claim, done
