@@ -30,7 +30,14 @@ from typing import Any
 
 from claimforge.io.papers import PaperError
 from claimforge.io.papers.sections import RawSection, build_sections
-from claimforge.io.papers.text import clean_text, local, parse_xml, reference_line, sentences
+from claimforge.io.papers.text import (
+    clean_text,
+    element_text,
+    parse_xml,
+    reference_line,
+    sentences,
+    strip_namespaces,
+)
 from claimforge.io.rows import InputError
 from claimforge.records import Document, Paper, SourceRef
 
@@ -113,22 +120,9 @@ _PARAGRAPHS = frozenset({"p", "list-item", "def-item", "verse-group", "speech", 
 _CITATIONS = ("mixed-citation", "element-citation", "citation", "nlm-citation")
 
 
-def _strip_namespaces(root: ET.Element) -> None:
-    for el in root.iter():
-        if isinstance(el.tag, str) and "}" in el.tag:
-            el.tag = local(el.tag)
-
-
 def _text(el: ET.Element) -> str:
     """Text of an element without the subtrees that are not prose (a skipped element keeps its tail)."""
-    parts = [el.text or ""]
-    for child in el:
-        tag = child.tag if isinstance(child.tag, str) else ""
-        if tag and tag not in _SKIP:
-            inner = _text(child)
-            parts.append(f" {inner} " if tag in _BLOCK else inner)
-        parts.append(child.tail or "")
-    return "".join(parts)
+    return element_text(el, _SKIP, _BLOCK)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -310,7 +304,7 @@ def _meta(article: ET.Element, meta: ET.Element | None) -> dict[str, Any]:
 def parse(data: bytes, paper_id: str, where: str) -> Paper:
     """A JATS article (bytes of the XML file) as a Paper; ``where`` names the file in errors and in ``ref``."""
     root = parse_xml(data, where)
-    _strip_namespaces(root)
+    strip_namespaces(root)
     article = root if root.tag == "article" else root.find(".//article")
     if article is None:
         raise PaperError("not_jats", f"{where}: no JATS <article> element (the root is <{root.tag}>)")

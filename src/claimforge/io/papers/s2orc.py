@@ -29,13 +29,12 @@ S2ORC keys is ``not_s2orc``. :func:`from_json` reads an already decoded record (
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from claimforge.io.papers import PaperError
 from claimforge.io.papers.sections import RawSection, build_sections
-from claimforge.io.papers.text import clean_text, reference_line, sentences
+from claimforge.io.papers.text import clean_text, parse_json, reference_line, sentences
 from claimforge.records import Paper, SourceRef
 
 __all__ = ["FORMAT", "S2ORC_KEYS", "from_json", "is_s2orc", "parse"]
@@ -207,10 +206,4 @@ def from_json(obj: Any, paper_id: str, where: str) -> Paper:
 
 def parse(data: bytes, paper_id: str, where: str) -> Paper:
     """An S2ORC JSON file (bytes) as a Paper; ``where`` names the file in errors and in ``ref``."""
-    try:
-        obj = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as e:
-        raise PaperError("not_well_formed", f"{where}: not UTF-8 text ({e.reason})") from None
-    except json.JSONDecodeError as e:
-        raise PaperError("not_well_formed", f"{where}: not valid JSON: {e.msg} (line {e.lineno})") from None
-    return from_json(obj, paper_id, where)
+    return from_json(parse_json(data, where), paper_id, where)

@@ -23,14 +23,13 @@ No captions or references (SciREX has none). JSON that is not a SciREX document 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from claimforge.io.papers import PaperError
 from claimforge.io.papers.sections import RawSection, build_sections
-from claimforge.io.papers.text import clean_text, detokenize, sentences
+from claimforge.io.papers.text import clean_text, detokenize, parse_json, sentences
 from claimforge.records import Paper, SectionType, SourceRef
 
 __all__ = ["FORMAT", "SCIREX_KEYS", "from_json", "is_scirex", "parse"]
@@ -137,10 +136,4 @@ def from_json(obj: Any, paper_id: str, where: str) -> Paper:
 
 def parse(data: bytes, paper_id: str, where: str) -> Paper:
     """A SciREX JSON file (bytes) as a Paper; ``where`` names the file in errors and in ``ref``."""
-    try:
-        obj = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError as e:
-        raise PaperError("not_well_formed", f"{where}: not UTF-8 text ({e.reason})") from None
-    except json.JSONDecodeError as e:
-        raise PaperError("not_well_formed", f"{where}: not valid JSON: {e.msg} (line {e.lineno})") from None
-    return from_json(obj, paper_id, where)
+    return from_json(parse_json(data, where), paper_id, where)

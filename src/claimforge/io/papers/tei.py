@@ -30,7 +30,14 @@ from typing import Any
 
 from claimforge.io.papers import PaperError
 from claimforge.io.papers.sections import RawSection, build_sections
-from claimforge.io.papers.text import clean_text, local, parse_xml, reference_line, sentences
+from claimforge.io.papers.text import (
+    clean_text,
+    element_text,
+    parse_xml,
+    reference_line,
+    sentences,
+    strip_namespaces,
+)
 from claimforge.records import Paper, SourceRef
 
 __all__ = ["FORMAT", "parse"]
@@ -43,21 +50,9 @@ _SKIP = frozenset({"ref", "formula", "figure", "table", "note", "label", "graphi
 _BLOCK = frozenset({"p", "item", "head", "list", "lb", "row", "cell"})
 
 
-def _strip_namespaces(root: ET.Element) -> None:
-    for el in root.iter():
-        if isinstance(el.tag, str) and "}" in el.tag:
-            el.tag = local(el.tag)
-
-
 def _text(el: ET.Element) -> str:
-    parts = [el.text or ""]
-    for child in el:
-        tag = child.tag if isinstance(child.tag, str) else ""
-        if tag and tag not in _SKIP:
-            inner = _text(child)
-            parts.append(f" {inner} " if tag in _BLOCK else inner)
-        parts.append(child.tail or "")
-    return "".join(parts)
+    """Text of an element without the subtrees that are not prose (a skipped element keeps its tail)."""
+    return element_text(el, _SKIP, _BLOCK)
 
 
 def _plain(el: ET.Element | None) -> str:
@@ -178,7 +173,7 @@ def _meta(root: ET.Element) -> dict[str, Any]:
 def parse(data: bytes, paper_id: str, where: str) -> Paper:
     """A GROBID TEI document (bytes of the XML file) as a Paper; ``where`` names the file in errors and ``ref``."""
     root = parse_xml(data, where)
-    _strip_namespaces(root)
+    strip_namespaces(root)
     if root.tag != "TEI":
         raise PaperError("not_tei", f"{where}: the root element is <{root.tag}>, not <TEI>")
     title_el = next(

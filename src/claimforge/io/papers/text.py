@@ -5,9 +5,11 @@ writing one reference-list entry as one line.
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from claimforge.io.papers import PaperError
 from claimforge.io.rows import normalize_text
@@ -93,6 +95,36 @@ def parse_xml(data: bytes, where: str) -> ET.Element:
     except ET.ParseError as e:
         line, col = e.position
         raise PaperError("not_well_formed", f"{where}: not well-formed XML at line {line}, column {col}") from None
+
+
+def strip_namespaces(root: ET.Element) -> None:
+    """Drop the namespaces of every tag in place (JATS and TEI files come with and without them)."""
+    for el in root.iter():
+        if isinstance(el.tag, str) and "}" in el.tag:
+            el.tag = local(el.tag)
+
+
+def element_text(el: ET.Element, skip: frozenset[str], block: frozenset[str]) -> str:
+    """Text of an element without its ``skip`` subtrees (a skipped element keeps its tail); ``block`` elements
+    are set off by spaces so their words do not run together."""
+    parts = [el.text or ""]
+    for child in el:
+        tag = child.tag if isinstance(child.tag, str) else ""
+        if tag and tag not in skip:
+            inner = element_text(child, skip, block)
+            parts.append(f" {inner} " if tag in block else inner)
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def parse_json(data: bytes, where: str) -> Any:
+    """A JSON document (UTF-8, a BOM allowed), or :class:`PaperError` ``not_well_formed`` naming the line."""
+    try:
+        return json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as e:
+        raise PaperError("not_well_formed", f"{where}: not UTF-8 text ({e.reason})") from None
+    except json.JSONDecodeError as e:
+        raise PaperError("not_well_formed", f"{where}: not valid JSON: {e.msg} (line {e.lineno})") from None
 
 
 # --------------------------------------------------------------------------------------------------
