@@ -14,7 +14,7 @@ import pytest
 from claimforge.generate.claimgen import Generated, GeneratedClaim
 from claimforge.generate.kbin import Negation
 from claimforge.generate.paper_llm import LLMNegator, LLMNegatorConfig, PaperLLMGenerator, PaperLLMGeneratorConfig
-from claimforge.generate.sciclaimhunt import SciClaimHunt, SciClaimHuntConfig, result_cues
+from claimforge.generate.sciclaimhunt import SciClaimHunt, SciClaimHuntConfig, _tfidf_top, result_cues
 from claimforge.records import Label, Paper, Section, SentenceItem, SourceRef
 
 
@@ -168,6 +168,23 @@ def test_evidence_is_the_paper_without_the_claims_section() -> None:
     res = pipe.build(PAPERS)
     e = next(e for e in res.examples if e.label == Label.SUPPORTED)
     assert e.claim in e.evidence and _details(e)["evidence_excludes"] is None
+
+
+def test_the_judge_reads_the_most_similar_sentences_within_a_word_budget() -> None:
+    sentences = [
+        "Patients were recruited in three hospitals between 2015 and 2018 and followed for two years.",  # 16 words
+        "Metformin reduced HbA1c by 1.2% compared with placebo.",  # 8
+        "Adverse events were rare and mostly mild in both groups of the trial.",  # 13
+        "HbA1c fell in the metformin group and rose slightly in the placebo group.",  # 13
+    ]
+    claim = "Metformin reduced HbA1c compared with placebo."
+    assert _tfidf_top(claim, sentences, 2) == [1, 3]  # the two most similar, in document order
+    assert _tfidf_top(claim, sentences, 5, max_words=22) == [1, 3]  # 8 + 13 words; no third fits
+    assert _tfidf_top(claim, sentences, 5, max_words=3) == [1]  # the best one always stays
+    pipe, _ = _pipeline(judge_words=12)
+    for e in pipe.build(PAPERS).examples:
+        judged = _details(e)["judge_evidence"]
+        assert len(judged) == 1 or sum(len(x.split()) for x in judged) <= 12
 
 
 def test_negatives_each_a_method_and_mismatches_from_other_papers() -> None:
