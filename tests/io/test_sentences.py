@@ -196,6 +196,7 @@ def test_split_citance_info() -> None:
         ("It was seen by Smith et al. The end.", ["It was seen by Smith et al.", "The end."]),
         ("Bonds formed (Fig. 6a) [39] .", ["Bonds formed (Fig. 6a) [39] ."]),
         ("Tools (e.g. ITNs and IRS) help.", ["Tools (e.g. ITNs and IRS) help."]),
+        ("It costs Rs. 350 per month. Next.", ["It costs Rs. 350 per month.", "Next."]),
         ("  spaced   out.\nNew  paragraph  ", ["spaced out.", "New paragraph"]),
         ("", []),
     ],

@@ -24,6 +24,7 @@ def parse():  # type: ignore[no-untyped-def]
         ("Fossil fuels fuels provide most of the world's energy.", "repeated_word"),
         ("Results regarding the genetic architecture of autism spectrum disorder.", "no_finite_verb"),
         ("Is the tomato a fruit?", "question_mark"),
+        ("Although EGCG at 100 µM reduced cell viability in both lines.", "subordinate_clause_only"),
     ],
 )
 def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
@@ -40,6 +41,8 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "Metformin inhibits mitochondrial complex I.",
         "Mosses and trees are included in the plant kingdom.",
         "Stiffness is resistance to elastic deformation.",
+        "Although the dose was doubled, the response rate did not change.",
+        "Whereas mice gained weight, rats did not.",
     ],
 )
 def test_well_formed_claims_pass(parse, text: str) -> None:  # type: ignore[no-untyped-def]

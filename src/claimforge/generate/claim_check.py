@@ -60,7 +60,7 @@ class ClaimCheck:
         self._nlp = registry.build("nlp", config.nlp)
         self._lm = registry.build("lm", config.lm) if config.lm is not None else None
         lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
-        self.model_id = f"wellformed-v1+{self._nlp.model_id}{lm_id}"
+        self.model_id = f"wellformed-v2+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:
         if not texts:

@@ -240,6 +240,7 @@ class CovidFact(Pipeline):
                 ("item",),
                 ("claim",),
                 ("multi_sentence", "min_claim_words", "max_claim_words", "claim_check"),
+                version="2",  # the claim check rejects a lone subordinate clause
             ),
             Stage(
                 "find sources",

@@ -173,7 +173,7 @@ class Multi2Claim(Pipeline):
                 ("item", "distractors"),
                 ("supported",),
                 ("qa2d", "claim_check", "max_claim_words", "synonym_cosine", "synonym_entailment", "judge"),
-                version="2",
+                version="3",  # 3: the claim check rejects a lone subordinate clause
             ),
             Stage(
                 "embed explanations",

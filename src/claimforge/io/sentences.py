@@ -84,15 +84,15 @@ __all__ = [
 
 
 _ABBREV_END = re.compile(
-    r"(?:\b(?:[Ff]igs?|[Rr]efs?|[Ee]qs?|vs|cf|approx|ca|No|[Ss]uppl|[Vv]ol|pp|Dr|Prof)|(?<![\w.])(?:e\.g|i\.e))\.$"
+    r"(?:\b(?:[Ff]igs?|[Rr]efs?|[Ee]qs?|vs|cf|approx|ca|No|[Ss]uppl|[Vv]ol|pp|Dr|Prof|Rs)|(?<![\w.])(?:e\.g|i\.e))\.$"
 )
 _ET_AL_END = re.compile(r"\bet[\s\u00a0\u2009]*al\.$")
 
 
 def split_text(text: str) -> list[str]:
     """Sentences of a passage, whitespace collapsed: :func:`split_sentences`, then a piece ending in an
-    abbreviation (``Fig.``, ``e.g.``, ``i.e.``, ``ref.``, ``vs.``, ``No.``, ...) is joined with the next
-    piece, and one ending in ``et al.`` with a next piece that starts with a digit or a bracket ("Smith et
+    abbreviation (``Fig.``, ``e.g.``, ``i.e.``, ``ref.``, ``vs.``, ``No.``, ``Rs.`` (rupees), ...) is joined with
+    the next piece, and one ending in ``et al.`` with a next piece that starts with a digit or a bracket ("Smith et
     al. (2010) showed", "(Jain et al. 2013)"), not with a capitalised word (a new sentence)."""
     out: list[str] = []
     for piece in split_sentences(text):

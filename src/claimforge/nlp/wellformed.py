@@ -24,13 +24,14 @@ _DANGLING = frozenset(
 )
 VERBAL_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _NOT_BEFORE_VERB = frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "AUX"})
+_SUBORDINATE_START = re.compile(r"(?:although|though|whereas|while|because|unless)\b", re.I)
 
 
 def fluency_checks(text: str, doc: Any) -> list[str]:
     """Surface and parse checks of fluency (each failed check lowers the LM-based level by one): a finite verb
     in the main clause (the parse, or — since the parser misses verbs in scientific text — a verb form right
     after a noun), no dangling conjunction/preposition/determiner at the end, no doubled word, balanced
-    brackets."""
+    brackets, not a lone subordinate clause ("Although the dose was doubled.")."""
     reasons = []
     words = text.split()
     if len(words) < 3:
@@ -46,6 +47,9 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
             break
     if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         reasons.append("unbalanced_brackets")
+    m = _SUBORDINATE_START.match(text)
+    if m and "," not in text:  # "Although the dose was doubled." has no main clause
+        reasons.append(reason("subordinate_clause_only", repr(m.group(0))))
     return reasons
 
 
