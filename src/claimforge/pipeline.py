@@ -99,6 +99,9 @@ class BuildState:
     units: list[Unit]
     examples: list[Example]
     rejects: list[Reject] = field(default_factory=list)
+    # what one global stage tells a later one (e.g. the label check: the examples it judged and rejected,
+    # and the ones balancing left unjudged, for the confirmed-claims stage)
+    notes: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -311,6 +314,8 @@ class Pipeline:
             else:
                 check(list(range(len(ex))))
             kept = []
+            unjudged: list[Example] = state.notes.setdefault("label_check_unjudged", [])
+            failed: list[Example] = state.notes.setdefault("label_check_failed", [])
             for i, e in enumerate(ex):
                 v = verdicts.get(i)
                 if v is None:
@@ -321,6 +326,7 @@ class Pipeline:
                     state.rejects.append(
                         example_reject(e, "balance", "class_balancing", reject_detail(e.label, e.id, why))
                     )
+                    unjudged.append(e)
                     continue
                 details = {**e.provenance.details, "label_check": v.details}
                 checked = e.model_copy(update={"provenance": e.provenance.model_copy(update={"details": details})})
@@ -329,6 +335,7 @@ class Pipeline:
                 else:
                     detail = reject_detail(e.label, e.id, v.explain(th))
                     state.rejects.append(example_reject(e, "label check", "label_not_confirmed", detail))
+                    failed.append(e)
             state.examples = kept
 
         return Stage(
@@ -337,9 +344,11 @@ class Pipeline:
 
     def confirmed_claims_stage(self) -> Stage:
         """After the label check: drop the REFUTED and NOT_ENOUGH_INFO examples made from a claim whose SUPPORTED
-        example the judge did not confirm (``claim_not_confirmed``): a false version of a claim the evidence does
-        not support is not known to be false. A claim is the example's ``provenance.details["claim_key"]``, else
-        its source item. Config fields ``require_confirmed_claim`` and ``label_check``."""
+        example the judge did not confirm, or that has no SUPPORTED example (``claim_not_confirmed``): a false
+        version of a claim the evidence does not support is not known to be false. A SUPPORTED example that a
+        balanced label check left unjudged (a ``class_balancing`` reject) does not count against its claim: the
+        judge never said no. A claim is the example's ``provenance.details["claim_key"]``, else its source item.
+        Config fields ``require_confirmed_claim`` and ``label_check``."""
 
         def key(e: Example) -> str:
             return str(e.provenance.details.get("claim_key", e.source_item_id))
@@ -350,9 +359,14 @@ class Pipeline:
                 return
             confirmed = {
                 key(e)
-                for e in state.examples
-                if e.label == Label.SUPPORTED and e.provenance.details.get("label_check", {}).get("passed", False)
+                for e in (*state.examples, *state.notes.get("label_check_unjudged", ()))
+                if e.label == Label.SUPPORTED
+                and (
+                    e.provenance.details.get("label_check", {}).get("passed", False)
+                    or "label_check" not in e.provenance.details
+                )
             }
+            confirmed -= {key(e) for e in state.notes.get("label_check_failed", ()) if e.label == Label.SUPPORTED}
             kept = []
             for e in state.examples:
                 if e.label == Label.SUPPORTED or key(e) in confirmed:

@@ -277,3 +277,39 @@ def test_multi2claim_skips_a_distractor_that_means_the_answer() -> None:
     off = make(balance=False, judge=judge, synonym_cosine=1.0).build(items)
     refuted = {e.source_item_id: e.claim for e in off.examples if e.label == Label.REFUTED}
     assert refuted["t:9"] == "The answer is 2 times a year."
+
+
+def test_confirmed_claims_keep_negatives_of_claims_balancing_left_unjudged() -> None:
+    from types import SimpleNamespace
+
+    from claimforge.pipeline import BuildState, Pipeline
+    from claimforge.records import Example, Provenance
+
+    def ex(claim_key: str, label: Label, passed: bool | None = None) -> Example:
+        details: dict[str, Any] = {"claim_key": claim_key}
+        if passed is not None:
+            details["label_check"] = {"passed": passed}
+        prov = Provenance(
+            method="m", method_version="1", source=SourceRef(dataset="d", path="f", item_id="p"), details=details
+        )
+        return Example(
+            id=f"{claim_key}{label.value[0]}", claim="c", evidence="e", evidence_id="x",
+            label=label, source_item_id="p", method="m", provenance=prov,
+        )  # fmt: skip
+
+    owner = SimpleNamespace(config=SimpleNamespace(require_confirmed_claim=True, label_check="reject"))
+    stage = Pipeline.confirmed_claims_stage(owner)  # type: ignore[arg-type]
+    state = BuildState(
+        units=[],
+        examples=[
+            ex("a", Label.SUPPORTED, True),
+            ex("a", Label.REFUTED, True),  # confirmed claim
+            ex("b", Label.REFUTED, True),  # its SUPPORTED was left unjudged by balancing: kept
+            ex("c", Label.REFUTED, True),  # its SUPPORTED failed the check: dropped
+            ex("d", Label.NOT_ENOUGH_INFO, True),  # no SUPPORTED example at all: dropped
+        ],  # fmt: skip
+        notes={"label_check_unjudged": [ex("b", Label.SUPPORTED)], "label_check_failed": [ex("c", Label.SUPPORTED)]},
+    )
+    stage.fn(state)
+    assert [e.id for e in state.examples] == ["aS", "aR", "bR"]
+    assert sorted(r.detail.split(":")[0] for r in state.rejects) == ["cR", "dN"]
