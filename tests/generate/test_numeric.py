@@ -19,6 +19,7 @@ from claimforge.generate.numeric import (
     numeric_mentions,
     protected_spans,
 )
+from claimforge.registry import registry
 
 SEEDS = range(12)
 
@@ -572,3 +573,14 @@ def test_property_on_real_results_sentences(shared_data) -> None:  # type: ignor
         for e in edits:
             assert abs(len(e.text.split()) - len(claim.split())) <= 1
     assert with_edit / len(sentences) > 0.35
+
+
+def test_unusable_edits_do_not_use_up_the_cap() -> None:
+    claim = "Response rates were 45% with the drug and 30% with placebo."
+    first = numeric_edits(claim, random.Random(1), max_edits=1)
+    assert len(first) == 1 and first[0].original == "45%"
+    kept = numeric_edits(claim, random.Random(1), max_edits=1, keep=lambda e: e.original != "45%")
+    assert [e.original for e in kept] == ["30%"]
+    negator = registry.build("negator", {"name": "numeric", "max_edits": 1, "nli": None})
+    (neg,) = negator.negate([claim], evidence=[("Of the placebo group, 30% responded.",)])  # 45% is not stated
+    assert neg.text is not None and "45%" in neg.text and "30%" not in neg.text

@@ -220,6 +220,11 @@ def _with_number(sec: Section) -> Section:
 def test_binary_scheme_and_config_errors() -> None:
     with pytest.raises(ValueError, match="labels=\\[SUPPORTED,REFUTED\\]"):
         SciClaimHuntConfig(mismatch_label=Label.REFUTED)
+    with pytest.raises(ValueError, match="nothing makes them"):
+        SciClaimHuntConfig(mismatch=None)  # NOT_ENOUGH_INFO requested, nothing makes it: an empty balanced build
+    with pytest.raises(ValueError, match="nothing makes them"):
+        SciClaimHuntConfig(negation=None, numeric=None, entity=None)
+    SciClaimHuntConfig(mismatch=None, labels=(Label.SUPPORTED, Label.REFUTED))  # the SciClaimHunt_Num recipe's way
     pipe, _ = _pipeline(mismatch_label=Label.REFUTED, labels=(Label.SUPPORTED, Label.REFUTED), mismatch="random")
     res = pipe.build(PAPERS)
     mism = [e for e in res.examples if e.method == "sciclaimhunt-mismatch"]

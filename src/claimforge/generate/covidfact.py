@@ -280,8 +280,9 @@ class CovidFact(Pipeline):
                     "max_counter_claims",
                 ),
                 # 2: a/an agreement, no substitute longer than the word (after blind reading 1); 3: substitutes:
-                # opposites, direction words offered (after blind reading 2); 4: opposites of necessity words
-                version="4",
+                # opposites, direction words offered (after blind reading 2); 4: opposites of necessity words;
+                # 5: the claim check rejects a lone subordinate clause
+                version="5",
             ),
             Stage(
                 "pair NEI evidence",

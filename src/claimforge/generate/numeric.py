@@ -63,7 +63,7 @@ import random
 import re
 import unicodedata
 import zlib
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal
@@ -1629,11 +1629,13 @@ def numeric_edits(
     max_edits: int = 3,
     magnitude: Literal["same", "any"] = "same",
     kinds: Collection[str] | None = None,
+    keep: Callable[[NumericEdit], bool] | None = None,
 ) -> list[NumericEdit]:
     """Up to ``max_edits`` false versions of ``claim``, each changing one quantity (module docstring), most
     checkable kinds first (:data:`KINDS` order, then text order). ``magnitude="same"`` keeps each changed
     number's order of magnitude; ``"any"`` also allows factors of 0.1–0.2 and 5–10. ``kinds`` restricts the
-    kinds changed. Deterministic for a given ``rng`` state."""
+    kinds changed; ``keep`` skips the edits it refuses before they count against ``max_edits``. Deterministic
+    for a given ``rng`` state."""
     if magnitude not in ("same", "any"):
         raise ValueError(f"magnitude must be 'same' or 'any', not {magnitude!r}")
     if kinds is not None:
@@ -1656,8 +1658,11 @@ def numeric_edits(
             continue
         rep = rng.choice(options)
         text = claim[: m.start] + rep + claim[m.end :]
+        edit = NumericEdit(text, m.kind, m.text, rep, m.start, m.end)
+        if keep is not None and not keep(edit):
+            continue
         texts.add(text)
-        out.append(NumericEdit(text, m.kind, m.text, rep, m.start, m.end))
+        out.append(edit)
     return out
 
 
@@ -1696,13 +1701,14 @@ class NumericNegator:
         per_claim: list[list[NumericEdit]] = []
         for claim, ev in zip(claims, premises, strict=True):
             rng = random.Random(c.seed * 1_000_003 + zlib.crc32(claim.encode()))
-            edits = [
-                e for e in numeric_edits(claim, rng, c.max_edits, c.magnitude, c.kinds) if not design_number(claim, e)
-            ]
-            if c.require_in_evidence and evidence is not None:
-                text = " ".join(ev)
-                edits = [e for e in edits if stated_in(e.original, text)]
-            per_claim.append(edits)
+            text = " ".join(ev) if c.require_in_evidence and evidence is not None else None
+
+            def usable(e: NumericEdit, claim: str = claim, text: str | None = text) -> bool:
+                # a design number (follow-up time, number of groups) or a value the evidence never states makes
+                # the claim unverifiable, not false: filtered before the max_edits cap, not after it
+                return not design_number(claim, e) and (text is None or stated_in(e.original, text))
+
+            per_claim.append(numeric_edits(claim, rng, c.max_edits, c.magnitude, c.kinds, keep=usable))
         flat = [(n, e) for n, edits in enumerate(per_claim) for e in edits]
         probs = (
             judge(self.nli, [e.text for _, e in flat], [premises[n] for n, _ in flat])

@@ -183,6 +183,17 @@ class SciClaimHuntConfig(LabelCheckConfig):
             raise ValueError("mismatch_label=REFUTED is the paper's binary scheme: set labels=[SUPPORTED,REFUTED] too")
         if self.min_sentence_words > self.max_sentence_words or self.min_claim_words > self.max_claim_words:
             raise ValueError("a min_*_words is larger than its max_*_words")
+        made = {Label.SUPPORTED}
+        if self.mismatch is not None:
+            made.add(self.mismatch_label)
+        if any(x is not None for x in (self.negation, self.numeric, self.entity)):
+            made.add(Label.REFUTED)
+        missing = [lab.value for lab in self.labels if lab not in made]
+        if missing:  # balanced, the build would be empty; unbalanced, the label would never appear
+            raise ValueError(
+                f"labels {missing} are requested but nothing makes them (REFUTED: negation, numeric or entity; "
+                "NOT_ENOUGH_INFO: mismatch); set labels to the ones made"
+            )
         return self
 
 
@@ -222,6 +233,8 @@ def _tfidf_top(query: str, sentences: Sequence[str], k: int, max_words: int | No
     words = 0
     for i in np.argsort(-sims, kind="stable"):
         n = len(sentences[i].split())
+        if keep and max_words is not None and sims[i] <= 0:
+            break  # with a word budget, no filling it with sentences that share no word with the query
         if keep and max_words is not None and words + n > max_words:
             continue
         keep.append(int(i))
@@ -265,7 +278,8 @@ def _paragraph_text(paper: Paper, section: int, paragraph: int) -> tuple[str, ..
 
 def _judge_paragraph(paper: Paper, cand: _Candidate, claim: str, max_words: int | None) -> tuple[str, ...]:
     """The source paragraph as the faithfulness check reads it: whole, or its sentences most like the claim
-    within ``max_words`` (the source sentence, which the claim restates, first)."""
+    within ``max_words`` (in paragraph order; the most similar one, usually the source sentence the claim
+    restates, is always kept)."""
     para = _paragraph_text(paper, cand.section, cand.paragraph)
     if max_words is None:
         return para
@@ -472,6 +486,7 @@ class SciClaimHunt(Pipeline):
                     continue
                 key = g.text.lower()
                 if key in seen.setdefault(u.index, set()):
+                    chunk.add_reject(_reject(u.item, "generate claims", "duplicate_claim", g.text[:200]))
                     continue
                 seen[u.index].add(key)
                 per_unit.setdefault(u.index, []).append((g, cand))
