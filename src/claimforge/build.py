@@ -50,8 +50,12 @@ def _input_sha256(path: str) -> str | None:
     h = hashlib.sha256()
     if p.is_dir():
         for f in files_under(p):
-            st = f.stat()
-            h.update(f"{f.relative_to(p).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            try:
+                st = f.stat()
+                entry = f"{st.st_size}\0{st.st_mtime_ns}"
+            except OSError:  # a dangling link: the reader rejects it; it still belongs to the list
+                entry = "unreadable"
+            h.update(f"{f.relative_to(p).as_posix()}\0{entry}\n".encode())
         return "folder:" + h.hexdigest()
     if not p.is_file():
         return None

@@ -206,6 +206,7 @@ def test_scirex_document() -> None:
     [
         (jats.parse, b"<?xml version='1.0'?><article><front><article-meta>", "not_well_formed"),
         (jats.parse, b"<TEI><text/></TEI>", "not_jats"),
+        (jats.parse, b"<pmc-articleset><article/><article/></pmc-articleset>", "multiple_articles"),
         (tei.parse, b"<article/>", "not_tei"),
         (tei.parse, b"", "not_well_formed"),
         (s2orc.parse, b'{"title": "x", "abstract": "y"}', "not_s2orc"),
@@ -464,6 +465,15 @@ def test_tar_archives_are_read_member_by_member(tmp_path: Path) -> None:
     broken.write_bytes(whole[: len(whole) * 2 // 3])
     out = _read("papers", broken)
     assert isinstance(out[-1], Reject) and out[-1].reason == "archive_unreadable"
+    # in a folder, the files after a broken archive are still read; a dangling link is a reject
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "a_broken.tar.gz").write_bytes(broken.read_bytes())
+    shutil.copy(FIXTURES / "growth.nxml", folder / "b_growth.nxml")
+    (folder / "c_gone.nxml").symlink_to(tmp_path / "missing.nxml")
+    out = _read("papers", folder)
+    assert [o.id for o in out if isinstance(o, Paper)][-1] == "b_growth"
+    assert [o.reason for o in out if isinstance(o, Reject)][-2:] == ["archive_unreadable", "unreadable"]
 
 
 def test_latex_source_tarball_is_one_paper(tmp_path: Path) -> None:

@@ -369,6 +369,10 @@ def test_latex_untitled_text_before_the_first_section() -> None:
         (_tar({"a.png": b"\x89PNG", "b.sty": b"\\relax"}), "not_latex"),  # a tar without .tex files
         (_tar(ARCHIVE)[: len(_tar(ARCHIVE)) // 2], "unreadable_archive"),  # a truncated tar.gz
         (_tar(ARCHIVE, "w")[:1500], "unreadable_archive"),  # a truncated tar
+        (  # a self-doubling macro: 2^32 expansions without the limit
+            b"\\documentclass{article}\\newcommand{\\x}{\\x\\x}\\begin{document}\\section{A}\\x\\end{document}",
+            "macro_expansion_limit",
+        ),
     ],
 )
 def test_latex_broken_inputs(data: bytes, reason: str) -> None:

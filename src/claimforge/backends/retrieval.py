@@ -43,7 +43,7 @@ import numpy as np
 
 from claimforge.cache import default_cache_dir, fingerprint, weights_stamp
 from claimforge.io.papers.jats import jats_document
-from claimforge.io.rows import InputError, normalize_text, read_text
+from claimforge.io.rows import InputError, files_under, normalize_text, read_text
 from claimforge.io.sentences import load_corpus, split_text
 from claimforge.records import Document
 from claimforge.registry import ComponentConfig, registry
@@ -149,11 +149,11 @@ def read_corpus(path: str | Path) -> list[Document]:
     if not p.exists():
         raise InputError(p, None, "no such file or folder")
     if p.is_dir():
-        files = sorted(
+        files = [
             f
-            for f in p.rglob("*")
+            for f in files_under(p)  # symbolic links to folders followed
             if f.is_file() and f.suffix.lower() in _CORPUS_SUFFIXES and not f.name.startswith(".")
-        )
+        ]
         if not files:
             raise InputError(p, None, f"no corpus files ({', '.join(_CORPUS_SUFFIXES)}) in the folder")
     else:

@@ -305,9 +305,14 @@ def parse(data: bytes, paper_id: str, where: str) -> Paper:
     """A JATS article (bytes of the XML file) as a Paper; ``where`` names the file in errors and in ``ref``."""
     root = parse_xml(data, where)
     strip_namespaces(root)
-    article = root if root.tag == "article" else root.find(".//article")
-    if article is None:
+    articles = [root] if root.tag == "article" else root.findall(".//article")
+    if not articles:
         raise PaperError("not_jats", f"{where}: no JATS <article> element (the root is <{root.tag}>)")
+    if len(articles) > 1:  # a pmc-articleset from efetch: one paper a file here, never the first one silently
+        raise PaperError(
+            "multiple_articles", f"{where}: {len(articles)} <article> elements in one file; split it into one file each"
+        )
+    article = articles[0]
     meta = article.find("front/article-meta")
     title_el = meta.find("title-group/article-title") if meta is not None else None
     body = article.find("body")

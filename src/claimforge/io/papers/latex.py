@@ -40,7 +40,8 @@ it adds on top (macro expansion, accents, symbols) is short. The reader:
 
 Errors (:class:`~claimforge.io.papers.PaperError`): ``unreadable_archive`` (a broken gzip or tar),
 ``not_latex`` (no ``.tex`` file in the archive, or binary data), ``no_document`` (no ``\\documentclass`` with
-``\\begin{document}``), ``no_sections`` (a document without any ``\\section``).
+``\\begin{document}``), ``no_sections`` (a document without any ``\\section``), ``macro_expansion_limit`` (more
+than 100,000 macro expansions: a macro that expands to itself).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ FORMAT = "latex"
 
 _MAX_UNPACKED = 256 * 1024 * 1024  # an archive that unpacks to more is refused (a gzip bomb)
 _MAX_MEMBER = 32 * 1024 * 1024  # source files larger than this are skipped
+_MAX_EXPANSIONS = 100_000  # macro expansions per paper (real papers need a few thousand)
 _SOURCE_EXT = (".tex", ".ltx", ".latex", ".bbl")
 _PAR = "\ue002"  # paragraph break while text is converted (Unicode private use: never in sources)
 
@@ -522,6 +524,7 @@ class _Converter:
         self.captions: list[str] = []
         self.dropped_math = 0
         self.kept_math = 0
+        self.expansions = 0  # macro expansions so far: a self-doubling macro would otherwise never end
 
     # -- text mode --------------------------------------------------------------------------------
 
@@ -671,6 +674,12 @@ class _Converter:
         return i
 
     def _expand(self, s: str, i: int, macro: _Macro, out: list[str], depth: int) -> int:
+        self.expansions += 1
+        if self.expansions > _MAX_EXPANSIONS:
+            raise PaperError(
+                "macro_expansion_limit",
+                f"more than {_MAX_EXPANSIONS} macro expansions (a macro that expands to itself, e.g. \\x -> \\x\\x)",
+            )
         args: list[str] = []
         if macro.nargs:
             if macro.default is not None:
@@ -1017,12 +1026,14 @@ def _title(text: str, conv: _Converter) -> str:
 def parse(data: bytes, paper_id: str, where: str) -> Paper:
     """Read LaTeX sources (an arXiv ``.gz``, a tar, or a ``.tex``; their bytes) into a :class:`Paper`.
 
-    Raises :class:`PaperError` with reason ``unreadable_archive``, ``not_latex``, ``no_document`` or
-    ``no_sections``."""
+    Raises :class:`PaperError` with reason ``unreadable_archive``, ``not_latex``, ``no_document``,
+    ``no_sections`` or ``macro_expansion_limit``."""
     try:
         return _parse(data, paper_id, where)
-    except PaperError:
-        raise
+    except PaperError as e:
+        if e.detail.startswith(where):
+            raise
+        raise PaperError(e.reason, f"{where}: {e.detail}") from None
     except RecursionError as e:
         raise PaperError("not_latex", f"{where}: nested too deeply to read ({e})") from e
     except Exception as e:  # a source this reader did not foresee: a reject with the cause, not a crash

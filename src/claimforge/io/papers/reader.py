@@ -187,6 +187,8 @@ class _Unit:
     size: int
     file: Path | None = None
     data: bytes | None = None
+    # why the file cannot be read at all (a broken archive, a dangling link): a reject with this reason
+    broken: tuple[str, str] | None = None  # (reason, detail)
 
     def load(self) -> bytes:
         if self.data is not None:
@@ -243,15 +245,24 @@ class PaperReader:
         if self.path.is_dir():
             for f in files_under(self.path):
                 rel = f.relative_to(self.path).as_posix()
-                if f.is_file() and not is_skipped(rel):
+                if not is_skipped(rel):
                     yield from self._file_units(f)
         else:
             yield from self._file_units(self.path)
 
     def _file_units(self, f: Path) -> Iterator[_Unit]:
-        size = f.stat().st_size
+        """The units of one file; a file that cannot be opened, or an archive that breaks, ends as a unit with
+        ``broken`` set (one reject), and the files after it are still read."""
+        try:
+            size = f.stat().st_size
+        except OSError as e:  # a dangling symbolic link, a file removed while walking
+            yield _Unit(f.name, str(f), 0, broken=("unreadable", f"{f}: {e.strerror or e}"))
+            return
         if _is_archive_name(f.name) and self._is_container(f):
-            yield from self._archive_units(f)
+            try:
+                yield from self._archive_units(f)
+            except _ArchiveBroken as e:
+                yield _Unit(f.name, e.where, size, broken=("archive_unreadable", e.detail))
             return
         yield _Unit(f.name, str(f), size, file=f)
 
@@ -286,15 +297,10 @@ class PaperReader:
         seen: set[str] = set()
         papers = 0
         limit = self.config.limit
-        units = self._units()
-        while True:
-            try:
-                unit = next(units)
-            except StopIteration:
-                return
-            except _ArchiveBroken as e:
-                yield self._reject(paper_id_of(e.where), "archive_unreadable", e.detail, e.where)
-                return
+        for unit in self._units():
+            if unit.broken is not None:
+                yield self._reject(paper_id_of(unit.where), *unit.broken, unit.where)
+                continue
             for out in self._read_unit(unit, seen, skip_bad):
                 yield out
                 if isinstance(out, Paper):

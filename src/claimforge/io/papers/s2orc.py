@@ -117,7 +117,7 @@ def _reference(entry: Any) -> str:
     if raw:
         return raw
     ids = entry.get("other_ids") or {}
-    dois = ids.get("doi") or ids.get("DOI") or [] if isinstance(ids, dict) else []
+    dois = (ids.get("doi") or ids.get("DOI") or []) if isinstance(ids, dict) else []
     return reference_line(
         [_author(a) for a in entry.get("authors") or []],
         _str(entry.get("title")),
