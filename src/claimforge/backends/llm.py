@@ -67,6 +67,12 @@ class FailedReply(str):
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 
 
+def without_thinking(text: str, sep: str = "") -> str:
+    """A reply without its finished ``<think>`` blocks (each replaced by ``sep``); an unfinished one stays, so
+    callers can tell a reply cut off while reasoning."""
+    return _THINK.sub(sep, text)
+
+
 def usable_reply(text: str) -> bool:
     """A reply worth caching: some text outside ``<think>`` blocks, and no reasoning left unfinished.
     Empty, whitespace-only and cut-off replies are returned to the caller but never cached."""

@@ -38,7 +38,7 @@ from claimforge.nlp.wellformed import abbreviation_definitions
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Document, Example, Label, Paper, Reject, SectionType, SentenceItem, SourceRef
 from claimforge.registry import registry
-from claimforge.verify.label_check import judge, reject_detail
+from claimforge.verify.label_check import judge, reject_detail, verdict
 
 METHOD = "sciclaimhunt"
 NEGATIVE_KINDS = ("negation", "numeric", "entity")
@@ -564,12 +564,11 @@ class SciClaimHunt(Pipeline):
         probs = judge(self.component("judge"), [cl.text for _, cl in todo], [cl.judge_evidence for _, cl in todo])
         ok: set[str] = set()
         for (u, cl), p in zip(todo, probs, strict=True):
-            if p[0] >= c.label_thresholds.entailment:
+            v = verdict(Label.SUPPORTED, p, c.label_thresholds)  # the label check's own rule
+            if v.passed:
                 ok.add(cl.key)
             else:
-                detail = reject_detail(
-                    Label.SUPPORTED, f"{cl.key}S", f"P(entailment)={p[0]:.3f} < {c.label_thresholds.entailment}"
-                )
+                detail = reject_detail(Label.SUPPORTED, f"{cl.key}S", v.explain(c.label_thresholds))
                 chunk.add_reject(_reject(u.item, "confirm claims", "claim_not_confirmed", detail))
         for u in units:
             u.data["claims"] = [cl for cl in u.data["claims"] if cl.key in ok]

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import numpy as np
 from pydantic import Field, field_validator
 
-from claimforge.backends.llm import Message, OpenAIChatConfig, OpenAIChatLLM
+from claimforge.backends.llm import Message, OpenAIChatConfig, OpenAIChatLLM, without_thinking
 from claimforge.cache import fingerprint
 from claimforge.io.dataset import split_sentences
 from claimforge.records import Label, Pair
@@ -136,7 +136,6 @@ _NEGATORS = frozenset(
 )
 _CLAUSE_END = re.compile(r"[.,;:!?()\n]")
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _KEYS = r"answer|label|verdict|prediction|classification|judge?ment|decision"
 _MARKER = re.compile(
     rf"\b(?:final{_SEP})?(?:{_KEYS})\s*(?:(?:is|would{_SEP}be|should{_SEP}be|will{_SEP}be)\s*:?|[:=]|->|=>|[-–—])[ \t]*"
@@ -257,7 +256,7 @@ def parse_label(output: str, labels: Sequence[Label] = LABELS_3) -> Label | None
     ``verify.base.project_labels``): so "not supported" is REFUTED there, and so is "does not
     contradict" (no contradiction is not support).
     """
-    text = _THINK.sub(" ", output)
+    text = without_thinking(output, " ")
     if re.search(r"<think>", text, re.IGNORECASE):
         return None
     found = _from_json(text)

@@ -38,6 +38,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from pydantic import Field, model_validator
 
+from claimforge.backends.llm import without_thinking
 from claimforge.cache import fingerprint
 from claimforge.records import Label, Pair
 from claimforge.registry import registry
@@ -427,7 +428,6 @@ class ERVerifier(PaperRetrievalVerifier):
     config: ERConfig
 
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[-*•–]+|\d+[.)]|\(\d+\))\s+")
 _HEADING = re.compile(r"^\s*(?:here is|here's|summary)\b[^:\n]*:\s*$", re.IGNORECASE)
 
@@ -438,7 +438,7 @@ def summary_sentences(reply: str) -> tuple[str, ...]:
     reply holds no text (or reasoning that never finished)."""
     from claimforge.io.sentences import split_text
 
-    text = _THINK.sub(" ", reply)
+    text = without_thinking(reply, " ")
     if "<think>" in text.lower():
         return ()
     out: list[str] = []
@@ -481,7 +481,9 @@ class RAGVerifier(PaperRetrievalVerifier):
     def messages(self, claim: str, passages: Sequence[str]) -> list[dict[str, Any]]:
         """The conversation that asks for the summary of ``passages`` (numbered, one paragraph each)."""
         listed = "\n\n".join(f"[{i}] {p}" for i, p in enumerate(passages, 1))
-        user = self.config.summary_user.replace("{passages}", listed).replace("{claim}", " ".join(claim.split()))
+        # one pass over the template: a passage that happens to contain "{claim}" is left as it is
+        fill = {"{passages}": listed, "{claim}": " ".join(claim.split())}
+        user = re.sub(r"\{passages\}|\{claim\}", lambda m: fill[m.group(0)], self.config.summary_user)
         return [{"role": "system", "content": self.config.summary_prompt}, {"role": "user", "content": user}]
 
     def _summarize(
