@@ -70,6 +70,9 @@ def test_direction_edit_swaps_one_direction_word() -> None:
     # fixed phrases and hedged claims are left alone
     assert direction_edit("The lower limb muscles were weak in patients.", rng) is None
     assert direction_edit("Statins may lower LDL cholesterol in adults.", rng) is None
+    # the article before the swapped word follows it
+    e = direction_edit("The exercise group had an increased heart rate.", rng)
+    assert e is not None and e.claim == "The exercise group had a decreased heart rate."
 
 
 def test_number_edit_changes_a_quantity_not_a_name_year_or_p_value() -> None:
@@ -103,6 +106,7 @@ def test_negation_is_added_to_the_main_verb_or_removed(parse) -> None:  # type: 
     assert neg("There was an interaction between hypoxia and nitrate.") == (
         "There was no interaction between hypoxia and nitrate."
     )
+    assert neg("There were significant changes in both groups.") == "There were no significant changes in both groups."
     assert neg("The overall response rate was 45% in the treated group.") == (
         "The overall response rate was not 45% in the treated group."
     )

@@ -229,7 +229,13 @@ def direction_edit(claim: str, rng: random.Random) -> Edit | None:
         return None
     m = rng.choice(spots)
     new = _match_case(_DIRECTION[m.group().lower()], m.group())
-    return Edit(claim[: m.start()] + new + claim[m.end() :], "direction", m.group(), new)
+    before = claim[: m.start()]
+    article = re.search(r"\b(an?)(\s+)$", before, re.IGNORECASE)
+    if article:  # "an increased risk" -> "a decreased risk", not "an decreased"
+        a = "an" if new[:1].lower() in "aeiou" else "a"
+        a = _match_case(a, article.group(1))
+        before = before[: article.start()] + a + article.group(2)
+    return Edit(before + new + claim[m.end() :], "direction", m.group(), new)
 
 
 _NUMBER = re.compile(r"(?<![\w\-./])(\d+(?:\.\d+)?)(\s?%)?(?![\w\-/]|\.\d)")
@@ -315,12 +321,16 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
         cut = a.idx + len(a.text)
         return Edit(claim[:cut] + " not" + claim[cut:], "negation_added", a.text, f"{a.text} not")
     if root.lemma_.lower() == "be" and root.tag_ in ("VBD", "VBZ", "VBP"):
-        # a main-verb "be" ("There was a reduction", "The rate was 12%") takes "not" itself, never do-support
-        # ("There did not be a reduction"); "was a"/"was an" reads best as "was no"
+        # a main-verb "be" takes the negation itself, never do-support ("There did not be a reduction"):
+        # "The rate was 12%" -> "was not 12%"; existential "there" reads best with "no" ("There were no
+        # significant changes", "There was no 29% reduction"; not "There were not significant changes")
         nxt = doc[root.i + 1] if root.i + 1 < len(doc) else None
-        if nxt is not None and nxt.lower_ == "not":
+        if nxt is not None and nxt.lower_ in ("not", "no"):
             return None
-        if nxt is not None and nxt.lower_ in ("a", "an"):
+        if any(c.dep_ == "expl" for c in root.children) and nxt is not None and nxt.pos_ != "DET":
+            cut = root.idx + len(root.text)
+            return Edit(claim[:cut] + " no" + claim[cut:], "negation_added", root.text, f"{root.text} no")
+        if any(c.dep_ == "expl" for c in root.children) and nxt is not None and nxt.lower_ in ("a", "an"):
             new = f"{root.text} no"
             return Edit(claim[: root.idx] + new + claim[nxt.idx + len(nxt.text) :], "negation_added", root.text, new)
         cut = root.idx + len(root.text)
