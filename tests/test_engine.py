@@ -317,3 +317,16 @@ def test_a_folder_inputs_files_are_part_of_the_input_fingerprint(tmp_path: Path)
     (folder / "sub" / "b.xml").write_text("<bb/>")  # rewritten
     assert _input_sha256(str(folder)) != second
     assert _input_sha256(str(tmp_path / "missing")) is None
+
+
+def test_an_output_folder_inside_a_folder_input_is_refused(tmp_path: Path) -> None:
+    from claimforge.build import _check_not_inside_input
+
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    with pytest.raises(ValueError, match="inside the input folder"):
+        _check_not_inside_input(folder / "out", {"name": "papers", "path": str(folder)})
+    with pytest.raises(ValueError, match="inside the input folder"):
+        _check_not_inside_input(folder, {"name": "papers", "path": str(folder)})
+    _check_not_inside_input(tmp_path / "out", {"name": "papers", "path": str(folder)})  # beside it: fine
+    _check_not_inside_input(tmp_path / "x" / "out", {"name": "sciq", "path": str(tmp_path / "x.json")})  # a file

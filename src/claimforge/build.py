@@ -65,6 +65,20 @@ def _input_sha256(path: str) -> str | None:
     return h.hexdigest()
 
 
+def _check_not_inside_input(out: str | Path, reader_spec: dict[str, Any]) -> None:
+    """An output folder inside a folder input would be read back as input (and change the input's fingerprint,
+    so the build could never resume)."""
+    src = reader_spec.get("path")
+    if not src or not Path(src).is_dir():
+        return
+    inp, dest = Path(src).resolve(), Path(out).expanduser().resolve()
+    if dest == inp or dest.is_relative_to(inp):
+        raise ValueError(
+            f"--out {out} is inside the input folder {src}: the build would read its own files; "
+            "choose an output folder outside it"
+        )
+
+
 @dataclass
 class _Setup:
     """A recipe checked and its components named (nothing loaded): what builds, shards and merges share."""
@@ -137,6 +151,7 @@ def run_build(
     if engine_name not in ("local", "ray"):
         raise ValueError(f"--engine must be local or ray (got {engine_name!r})")
     setup = _setup(recipe, limit, skip_bad, chunk_size)
+    _check_not_inside_input(out, setup.spec.get("reader") or {})
     target.mark()  # the stored stage outputs live in the output folder, so it is claimed before they are written
     store = engine.ChunkStore([out])
     plan = engine.plan(setup.pipeline, setup.input_id)
