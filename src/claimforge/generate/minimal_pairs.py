@@ -327,14 +327,15 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
         nxt = doc[root.i + 1] if root.i + 1 < len(doc) else None
         if nxt is not None and nxt.lower_ in ("not", "no"):
             return None
-        if any(c.dep_ == "expl" for c in root.children) and nxt is not None and nxt.pos_ != "DET":
-            cut = root.idx + len(root.text)
-            return Edit(claim[:cut] + " no" + claim[cut:], "negation_added", root.text, f"{root.text} no")
-        if any(c.dep_ == "expl" for c in root.children) and nxt is not None and nxt.lower_ in ("a", "an"):
-            new = f"{root.text} no"
-            return Edit(claim[: root.idx] + new + claim[nxt.idx + len(nxt.text) :], "negation_added", root.text, new)
-        cut = root.idx + len(root.text)
-        return Edit(claim[:cut] + " not" + claim[cut:], "negation_added", root.text, f"{root.text} not")
+        end = root.idx + len(root.text)  # where the negation goes
+        word = "not"
+        if nxt is not None and any(c.dep_ == "expl" for c in root.children):
+            if nxt.lower_ in ("a", "an"):  # "There was a reduction" -> "There was no reduction"
+                end, word = nxt.idx + len(nxt.text), "no"
+            elif nxt.pos_ != "DET":  # "There were significant changes" -> "There were no significant changes"
+                word = "no"
+        new = f"{root.text} {word}"
+        return Edit(claim[: root.idx] + new + claim[end:], "negation_added", root.text, new)
     if root.tag_ in ("VBD", "VBZ", "VBP") and root.pos_ == "VERB":
         helper = {"VBD": "did", "VBZ": "does", "VBP": "do"}[root.tag_]
         new = f"{helper} not {root.lemma_.lower()}"
