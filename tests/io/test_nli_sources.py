@@ -3,6 +3,7 @@ errors naming the file and line; counts on the real files (../shared/data/README
 
 from __future__ import annotations
 
+import csv
 import json
 from collections import Counter
 from pathlib import Path
@@ -106,3 +107,121 @@ def test_real_nli_sources_match_the_data_readme(shared_data) -> None:  # type: i
     assert sum(counts["snli"].values()) == 9842 + 9824
     assert sum(counts["nli4ct"].values()) == 1700 + 200
     assert sum(counts["sick"].values()) == 9927
+
+
+def test_citation_integrity_claims_are_the_citing_sentence_against_the_cited_evidence(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        json.dumps({"doc_id": 7, "title": "", "abstract": ["Drug X lowers blood pressure.", "It was safe."]})
+        + "\n"
+        + json.dumps({"doc_id": 8, "title": "", "abstract": ["Mice were fed."]})
+        + "\n"
+    )
+    claims = tmp_path / "claims.jsonl"
+    rows = [
+        {
+            "id": 1,
+            "claim": "Background here. Drug X lowers blood pressure [<|cit|>].",
+            "evidence": {"7": [{"sentences": [0], "label": "SUPPORT"}]},
+            "cited_doc_ids": [7],
+        },
+        {
+            "id": 2,
+            "claim": "), and drug X cures cancer <|cit|>.",
+            "evidence": {"8": [{"sentences": [0], "label": "REFUTE"}]},
+            "cited_doc_ids": [8],
+        },
+        {"id": 3, "claim": "Unrelated <|cit|>.", "evidence": {}, "cited_doc_ids": [8]},
+    ]
+    claims.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    from claimforge.io.nli_sources import citation_integrity
+
+    a, b, c = citation_integrity("ci", claims, corpus)
+    assert (a.claim, a.evidence, a.labels) == (
+        "Drug X lowers blood pressure.",
+        ("Drug X lowers blood pressure.", "It was safe."),
+        (S,),
+    )
+    assert b.claim == "And drug X cures cancer." and b.labels == (R, N)  # NOT_ACCURATE is "not supported"
+    assert c.labels == (R, N) and a.id.startswith("ci:1:") and a.source == f"{claims}:1"
+    claims.write_text(json.dumps({**rows[0], "cited_doc_ids": [99]}) + "\n")
+    with pytest.raises(InputError, match=r"claims.jsonl:1: .*99"):
+        citation_integrity("ci", claims, corpus)
+
+
+def _ei_files(tmp_path: Path) -> tuple[Path, Path]:
+    prompts = tmp_path / "prompts.csv"
+    prompts.write_text(
+        "PromptID,PMCID,Outcome,Intervention,Comparator\n"
+        "1,100,The total number of complications,Fluid restriction,usual care\n"
+        "2,100,Walking speed,Fluid restriction,usual care\n"
+        "3,200,Mortality,Drug Y,placebo\n"
+        "4,200,Pain,a very long intervention described in far more than fifteen words which makes any "
+        "claim written from it unreadable for everyone,placebo\n"
+    )
+    cols = "UserID,PromptID,PMCID,Valid Label,Valid Reasoning,Label,Annotations,Label Code"
+    fewer = "Complications were fewer in the restriction group (46 vs 99, p = 0.04)."
+    rows = [
+        ("0", "1", "100", "True", "True", "significantly decreased", fewer, "-1"),
+        ("1", "1", "100", "True", "True", "significantly decreased", fewer, "-1"),
+        ("0", "2", "100", "True", "True", "no significant difference", "Gait velocity was similar (p = 0.5).", "0"),
+        (
+            "0",
+            "3",
+            "200",
+            "True",
+            "True",
+            "significantly increase",
+            "Mortality was higher with drug Y (p < 0.01).",
+            "1",
+        ),
+        ("1", "3", "200", "False", "True", "no significant difference", "Mortality did not differ at all here.", "0"),
+        ("0", "4", "200", "True", "True", "significantly decreased", "Pain scores fell more with it (p = 0.01).", "-1"),
+    ]
+    ann = tmp_path / "ann.csv"
+    with ann.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols.split(","))
+        w.writerows(rows)
+    return ann, prompts
+
+
+def test_evidence_inference_recast_as_claims_with_hard_negatives(tmp_path: Path) -> None:
+    from claimforge.io.nli_sources import evidence_inference
+
+    ann, prompts = _ei_files(tmp_path)
+    pairs = evidence_inference("ei", ann, prompts)
+    assert pairs == evidence_inference("ei", ann, prompts)  # deterministic
+    by_prompt: dict[str, list] = {}
+    for p in pairs:
+        by_prompt.setdefault(p.source.rsplit(" ", 1)[1], []).append(p)
+    assert set(by_prompt) == {"1", "2", "3"}  # prompt 4's intervention is too long; the rejected annotation unused
+    s1, r1, n1 = by_prompt["1"]
+    assert s1.labels == (S,) and r1.labels == (R,) and n1.labels == (N,)
+    assert "decreased" in s1.claim or "lower" in s1.claim
+    assert "higher the" not in r1.claim and s1.evidence == r1.evidence  # same evidence, another verdict
+    assert s1.claim[0].isupper() and "fluid restriction" in s1.claim.lower()
+    assert n1.claim == s1.claim and n1.evidence == ("Gait velocity was similar (p = 0.5).",)
+    assert all(p.id.startswith("ei:100:") for p in by_prompt["1"] + by_prompt["2"])
+    s3 = by_prompt["3"][0]
+    assert ("increased" in s3.claim or "higher" in s3.claim) and len(by_prompt["3"]) == 2  # no other span for NEI
+    assert "no significant" not in s3.claim.lower()  # the doctor-rejected annotation does not vote
+
+
+def test_evidence_inference_names_the_file_of_a_missing_column(tmp_path: Path) -> None:
+    from claimforge.io.nli_sources import evidence_inference
+
+    ann, prompts = _ei_files(tmp_path)
+    prompts.write_text("PromptID,PMCID,Outcome\n1,100,Pain\n")
+    with pytest.raises(InputError, match=r"prompts.csv:2: missing column 'Intervention'"):
+        evidence_inference("ei", ann, prompts)
+
+
+def test_real_scientific_pairs_are_there(shared_data) -> None:  # type: ignore[no-untyped-def]
+    from claimforge.io.nli_sources import sci_sources
+
+    counts = {name: Counter(p.labels for p in load()) for name, load in sci_sources(shared_data(".")).items()}
+    assert sum(counts["citation_integrity"].values()) == 2138 + 316
+    assert counts["citation_integrity"][(S,)] == 1557
+    ei = counts["evidence_inference"]
+    assert ei[(S,)] == ei[(R,)] > 2000 and 0 < ei[(N,)] < ei[(S,)]

@@ -23,7 +23,7 @@ from claimforge.evaluate.experiments import score  # noqa: E402
 from claimforge.verify.base import TwoWay, load_verifier  # noqa: E402
 from claimforge.verify.metrics import classification_metrics  # noqa: E402
 
-BINARY = {"fever_nli", "nli4ct", "vitaminc_synthetic"}  # sources with two gold labels
+BINARY = {"fever_nli", "nli4ct", "vitaminc_synthetic", "citation_integrity"}  # sources with two gold labels
 
 
 def heldout_scores(verifier, held) -> dict:  # type: ignore[no-untyped-def]

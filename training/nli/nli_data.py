@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from claimforge.generate.minimal_pairs import edit_kind
-from claimforge.io.nli_sources import nli4ct, nli_sources
+from claimforge.io.nli_sources import citation_integrity, nli4ct, nli_sources, sci_sources
 from claimforge.io.splits import drop_shared, pair_texts, text_key, texts_of
 from claimforge.records import Pair
 
@@ -32,6 +32,8 @@ HELD_OUT: dict[str, int] = {
     "anli": 400,
     "nli4ct": 0,
     "sci": 1500,
+    "citation_integrity": 0,  # held out: its official test split
+    "evidence_inference": 600,
 }
 EXTRA_HELD_OUT = 1000  # held-out pairs of each claimforge-built dataset given with --extra
 DEV_PER_SOURCE = 250
@@ -40,7 +42,11 @@ SCI_TRAIN = 45000  # a seeded sample of the scientific minimal pairs (of ~200k) 
 # sentence allows, and too many would teach the judge that "not" alone means REFUTED.
 SCI_NEGATION_SHARE = 1 / 3
 SEED = 2026
-GROUPED = ("vitaminc", "sci", "extra-")  # ids "<source>:<group>:<n>": a group's pairs stay on one side
+# The real scientific pairs are few next to the rest (about 7k of 125k train pairs) and are the signal the
+# benchmarks' real claims need: each is repeated in the training set (not in dev or held-out).
+REAL_REPEAT = 3
+REAL = ("citation_integrity", "evidence_inference")
+GROUPED = ("vitaminc", "sci", "extra-", *REAL)  # ids "<source>:<group>:<n>": a group's pairs stay on one side
 
 
 def _bucket(pair: Pair) -> float:
@@ -100,15 +106,28 @@ def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
     return out
 
 
+def not_benchmark(pairs: list[Pair], benchmark: set[str]) -> list[Pair]:
+    """``pairs`` without those whose normalised claim or evidence text occurs in a benchmark."""
+    return [p for p in pairs if not pair_texts(p) & benchmark]
+
+
 def splits(
-    root: Path, sci: Path | None = None, extra: dict[str, Path] | None = None
+    root: Path, sci: Path | None = None, extra: dict[str, Path] | None = None, real: Path | None = None
 ) -> tuple[list[Pair], list[Pair], dict[str, list[Pair]], dict[str, dict[str, int]]]:
-    """(train, dev, held-out by source, counts by source). ``extra``: claimforge-built datasets by name."""
+    """(train, dev, held-out by source, counts by source). ``extra``: claimforge-built datasets by name;
+    ``real``: the shared data folder, to add the real scientific pairs (``sci_sources``) that are not benchmarks."""
     loaders = dict(nli_sources(root))
     if sci is not None:
         loaders["sci"] = lambda: read_pairs(sci)
     for name, folder in (extra or {}).items():
         loaders[f"extra-{name}"] = lambda name=name, folder=folder: read_built(name, folder)
+    benchmark: set[str] = set()
+    if real is not None:
+        from sci_pairs import benchmark_texts
+
+        benchmark = benchmark_texts(real)
+        for name, load in sci_sources(real).items():
+            loaders[name] = lambda load=load: not_benchmark(load(), benchmark)
     held: dict[str, list[Pair]] = {}
     rest: dict[str, list[Pair]] = {}
     for name, load in loaders.items():
@@ -116,6 +135,11 @@ def splits(
         n_held = HELD_OUT.get(name, EXTRA_HELD_OUT)
         held[name], rest[name] = pairs[:n_held], pairs[n_held:]
     held["nli4ct"] = nli4ct("nli4ct_gold", root / "nli4ct/Gold_test.json", root / "nli4ct/CT_json")
+    if real is not None:
+        ci = real / "citation_integrity"
+        held["citation_integrity"] = not_benchmark(
+            citation_integrity("citation_integrity_test", ci / "claims_test.jsonl", ci / "corpus.jsonl"), benchmark
+        )
     held_texts = texts_of((p for ps in held.values() for p in ps), _texts)
     counts: dict[str, dict[str, int]] = {}
     dev: list[Pair] = []
@@ -130,7 +154,7 @@ def splits(
         kept, dropped = drop_shared(pairs, dev_texts, _texts)
         if name == "sci" and len(kept) > SCI_TRAIN:
             kept = sample_sci(kept, SCI_TRAIN)
-        train.extend(kept)
+        train.extend(kept * (REAL_REPEAT if name in REAL else 1))
         counts[name].update(train=len(kept), dropped=counts[name]["dropped"] + len(dropped))
     random.Random(SEED).shuffle(train)
     return train, dev, held, counts
@@ -147,6 +171,14 @@ def add_data_arguments(ap: argparse.ArgumentParser) -> None:
         metavar="NAME=FOLDER",
         help="a claimforge-built dataset to use too (e.g. multi2claim on SciQ train); never a benchmark",
     )
+    ap.add_argument(
+        "--real",
+        type=Path,
+        default=None,
+        metavar="DATA",
+        help="add the real scientific claim-evidence pairs under DATA (../shared/data): Citation-Integrity "
+        "(its test split held out) and Evidence Inference; benchmark texts are left out",
+    )
 
 
 def extra_datasets(ap: argparse.ArgumentParser, items: list[str]) -> dict[str, Path]:
@@ -162,7 +194,7 @@ def extra_datasets(ap: argparse.ArgumentParser, items: list[str]) -> dict[str, P
 def data_splits(
     ap: argparse.ArgumentParser, args: argparse.Namespace
 ) -> tuple[list[Pair], list[Pair], dict[str, list[Pair]], dict[str, dict[str, int]]]:
-    return splits(args.data, args.sci, extra_datasets(ap, args.extra))
+    return splits(args.data, args.sci, extra_datasets(ap, args.extra), args.real)
 
 
 def label_mix(pairs: list[Pair]) -> dict[str, int]:

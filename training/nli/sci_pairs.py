@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from claimforge.generate.minimal_pairs import MinimalPairsConfig, make_pairs
-from claimforge.io.jats import jats_document
+from claimforge.io.papers.jats import jats_document
 from claimforge.io.sentences import load_corpus
 from claimforge.io.splits import text_key
 from claimforge.records import Document

@@ -44,7 +44,7 @@ def main() -> None:
     ap.add_argument("--set", dest="sets", action="append", default=[], help="a TrainConfig field: key=value")
     args = ap.parse_args()
     extra = extra_datasets(ap, args.extra)
-    tr, dev, held, counts = splits(args.data, args.sci, extra)
+    tr, dev, held, counts = splits(args.data, args.sci, extra, args.real)
     print(json.dumps({"counts": counts, "train_labels": label_mix(tr)}), flush=True)
     overrides = dict(TRAIN)
     for item in args.sets:
@@ -65,6 +65,7 @@ def main() -> None:
             "root": str(args.data),
             "sci": str(args.sci) if args.sci else None,
             "extra": {k: str(v) for k, v in extra.items()},
+            "real": str(args.real) if args.real else None,
             "counts": counts,
         },
         log=lambda m: print(m, flush=True),
