@@ -36,6 +36,7 @@ DEMO_SAMPLE = Path(__file__).resolve().parent / "data" / "demo_sciq.json"
 def _setup_env(cache_dir: Path | None, no_cache: bool) -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # transformers' "Loading weights" bars, in our output
     if cache_dir is not None:
         os.environ["CLAIMFORGE_CACHE"] = str(cache_dir)
     if no_cache:
@@ -758,6 +759,113 @@ def audit_labels_cmd(
     for label, c in summary["by_label"].items():
         typer.echo(f"{label:<28} {c['pairs']:>7} pairs  {c['suspect']:>7} suspect ({c['suspect_share']:.1%})")
     console.print(f"wrote {out}/summary.md and {out}/suspects.jsonl ({summary['suspect']} of {summary['pairs']})")
+
+
+@app.command()
+def check(
+    claim: Annotated[str | None, typer.Argument(help="the claim to check (or --input for a batch)")] = None,
+    evidence: Annotated[
+        str | None, typer.Option("--evidence", "-e", help="evidence text, or a text / JATS file holding it")
+    ] = None,
+    corpus: Annotated[
+        Path | None, typer.Option(help="retrieve the evidence from this corpus (file or folder: JSONL, .txt, JATS)")
+    ] = None,
+    input_: Annotated[
+        Path | None, typer.Option("--input", "-i", help="claims to check: JSON lines {claim, evidence?, id?} or text")
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="write the batch's results here (JSON lines)")] = None,
+    model: Annotated[
+        str, typer.Option("--model", "-m", help="a verifier name (zero-shot-nli, llm-judge) or a saved model/run")
+    ] = "zero-shot-nli",
+    retriever: Annotated[str, typer.Option(help="with --corpus: bm25, dense or hybrid")] = "bm25",
+    unit: Annotated[str, typer.Option(help="with --corpus: retrieve sentences, passages or documents")] = "sentence",
+    k: Annotated[int, typer.Option(help="with --corpus: how many units to retrieve")] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False,
+    set_: Annotated[list[str], typer.Option("--set", help="model.KEY=V for a verifier by name")] = [],  # noqa: B006
+) -> None:
+    """Check a claim against evidence, or against what a corpus holds: the verdict with its probabilities and
+    the evidence sentences that decided it, each scored alone.
+
+    Example: claimforge check "Aspirin lowers the risk of stroke." --evidence abstract.txt
+
+    Example: claimforge check --input claims.jsonl --corpus ../shared/data/scifact/corpus.jsonl --out results.jsonl
+    """
+    import json
+
+    from claimforge.check import Checker, claim_item, corpus_retriever, evidence_from_argument, load_check_verifier
+    from claimforge.check import read_items as read_check_items
+
+    _setup_env(None, False)
+    try:  # everything cheap first: input, evidence, corpus, output; then the models
+        if (claim is None) == (input_ is None):
+            raise RecipeError("give a claim, or --input with a file of claims (not both)")
+        if unit not in ("sentence", "passage", "document"):
+            raise RecipeError(f"--unit must be sentence, passage or document, got {unit!r}")
+        if k < 1:
+            raise RecipeError(f"--k must be at least 1, got {k}")
+        if corpus is not None and not corpus.exists():
+            raise RecipeError(f"--corpus {corpus}: no such file or folder")
+        if out is not None and (out.is_dir() or not out.parent.is_dir()):
+            raise RecipeError(f"--out {out}: must be a file in an existing folder")
+        model_spec, _, _, rest = _model_spec(model, set_)
+        if rest or any(not s.startswith("model.") for s in set_):
+            raise RecipeError(f"--set keys must start with model.: {rest or set_}")
+        shared = evidence_from_argument(evidence) if evidence is not None else ()
+        if claim is not None:
+            items = [claim_item(claim, shared)]
+        else:
+            assert input_ is not None
+            items = [
+                it if it.evidence or not shared else type(it)(it.id, it.claim, shared, it.where)
+                for it in read_check_items(input_)
+            ]
+            if not items:
+                raise RecipeError(f"--input {input_}: no claims in the file")
+        if corpus is None and any(not it.evidence for it in items):
+            first = next(it for it in items if not it.evidence)
+            raise RecipeError(f"{first.where or 'the claim'}: no evidence; give --evidence or --corpus")
+        overrides = {k2: v for k2, v in model_spec.items() if k2 != "name"}
+        verifier = load_check_verifier(model, overrides)
+        ret = corpus_retriever(corpus, {"name": retriever}) if corpus is not None else None
+        results = Checker(verifier, ret, k=k, unit=unit).check(items)
+    except (ValueError, OSError, RuntimeError, RegistryError) as e:
+        _fail(str(e) if isinstance(e, (ValueError, RegistryError)) else f"{type(e).__name__}: {e}")
+        return
+    if out is not None:
+        from claimforge.io.dataset import atomic_open
+
+        with atomic_open(out) as f:
+            for r in results:
+                f.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n")
+        console.print(f"wrote {len(results)} results to {out}")
+        return
+    if as_json:
+        docs = [r.to_json() for r in results]
+        typer.echo(json.dumps(docs[0] if claim is not None else docs, indent=2, ensure_ascii=False))
+        return
+    _print_checks(results)
+
+
+def _print_checks(results: list) -> None:  # type: ignore[type-arg]
+    from rich.table import Table
+
+    out = Console()
+    colour = {"SUPPORTED": "green", "REFUTED": "red", "NOT_ENOUGH_INFO": "yellow"}
+    for r in results:
+        probs = "  ".join(f"{lab} {p:.2f}" for lab, p in r.probabilities.items())
+        out.print(f"[bold]{r.claim}[/bold]")
+        out.print(f"  verdict: [bold {colour.get(r.label, 'white')}]{r.label}[/]   ({probs})")
+        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
+        table.add_column("#", justify="right")
+        table.add_column("evidence sentence" + (" (retrieved)" if r.retrieved else ""), overflow="fold")
+        for lab in r.probabilities:
+            table.add_column(lab[:3] if lab != "NOT_ENOUGH_INFO" else "NEI", justify="right")
+        for n, e in enumerate(r.evidence, 1):
+            mark = "*" if e.supports_verdict else ""
+            text = e.text if e.doc_id is None else f"{e.text} [dim]({e.doc_id})[/dim]"
+            table.add_row(f"{n}{mark}", text, *(f"{e.probabilities[lab]:.2f}" for lab in r.probabilities))
+        out.print(table)
+        out.print("  [dim]* this sentence alone gives the verdict[/dim]\n")
 
 
 @app.command()

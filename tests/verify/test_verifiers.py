@@ -63,14 +63,25 @@ def test_shapes_training_and_round_trip(spec: dict, tmp_path: Path) -> None:
 
 
 def test_two_way_head_from_a_three_way_run(spec: dict, tmp_path: Path) -> None:
-    """The papers' 'generated first, then target': a 3-way run initialises a 2-way model; only the head is new."""
+    """The papers' 'generated first, then target': a 3-way run initialises a 2-way model; only the head is new
+    (the cross-encoder maps it)."""
     pairs = toy_pairs(12)
     three = registry.build("verifier", spec)
     three.save(tmp_path / "three")
     two = registry.build("verifier", {**spec, "num_labels": 2})
     fresh = two.load_weights(tmp_path / "three", strict=False)
-    assert fresh and all("classifier" in k for k in fresh)
     assert two.predict_proba(pairs).shape == (12, 2)
+    if spec["name"] == "cross-encoder":
+        # the 3-way head is mapped, not thrown away: SUPPORTED kept, "not supported" from REFUTED and NEI
+        import torch
+
+        assert fresh == []
+        w3, b3 = three.module.classifier.weight.detach(), three.module.classifier.bias.detach()
+        w2, b2 = two.module.classifier.weight.detach(), two.module.classifier.bias.detach()
+        torch.testing.assert_close(w2, torch.stack([w3[0], w3[1:].mean(0)]))
+        torch.testing.assert_close(b2, torch.stack([b3[0], torch.logsumexp(b3[1:], 0)]))
+        return
+    assert fresh and all("classifier" in k for k in fresh)
     with pytest.raises(ValueError, match="missing|shape"):
         registry.build("verifier", {**spec, "num_labels": 2}).load_weights(tmp_path / "three", strict=True)
 

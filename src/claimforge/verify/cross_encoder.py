@@ -78,7 +78,33 @@ class CrossEncoderVerifier(TorchVerifier):
             transformers.logging.set_verbosity(verbosity)
         self._module = model.float()
         self._apply_freezing()
-        return [*info.get("missing_keys", []), *[m[0] for m in info.get("mismatched_keys", [])]]
+        mismatched = info.get("mismatched_keys", [])
+        mapped = self._two_way_head(Path(resolved), mismatched) if mismatched else set()
+        return [*info.get("missing_keys", []), *[m[0] for m in mismatched if m[0] not in mapped]]
+
+    def _two_way_head(self, source: Path, mismatched: list[tuple[str, Any, Any]]) -> set[str]:
+        """A 3-way head (SUPPORTED, REFUTED, NOT_ENOUGH_INFO, e.g. the judge's) loaded into a 2-way verifier is
+        mapped, not thrown away: SUPPORTED keeps its row; "not supported" gets the mean of the REFUTED and
+        NOT_ENOUGH_INFO weight rows and log(exp(b_R) + exp(b_N)) as its bias. Returns the keys mapped."""
+        import torch
+        from safetensors import safe_open
+
+        weights = source / "model.safetensors"
+        head = {k for k, old, new in mismatched if tuple(old)[:1] == (3,) and tuple(new)[:1] == (2,)}
+        if self.config.num_labels != 2 or not head or not weights.is_file():
+            return set()
+        params = dict(self._module.named_parameters())
+        with safe_open(str(weights), framework="pt") as f:
+            stored = set(f.keys())
+            for key in head:
+                if key not in stored or key not in params:
+                    return set()
+            with torch.no_grad():
+                for key in head:
+                    t = f.get_tensor(key).float()
+                    rest = torch.logsumexp(t[1:], dim=0) if t.dim() == 1 else t[1:].mean(dim=0)
+                    params[key].copy_(torch.stack([t[0], rest]))
+        return head
 
     def _apply_freezing(self) -> None:
         base = getattr(self._module, self._module.base_model_prefix, None)

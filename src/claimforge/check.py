@@ -1,0 +1,250 @@
+"""``claimforge check``: is this claim supported by this evidence (or by what a corpus holds), and why?
+
+A claim is checked against evidence sentences given with it, or retrieved first from a corpus (the retrieval
+registry: BM25, dense or hybrid over sentences, passages or documents). The verdict is the verifier's on the
+claim and all its evidence, exactly what ``claimforge evaluate`` predicts for the same pair; the explanation is
+each evidence sentence scored alone by the same verifier, the ones that carry the verdict first.
+
+Any verifier: a registry name (``zero-shot-nli``, the default, reads the embedded judge; ``llm-judge``) or a
+saved model / run directory from ``claimforge train``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from claimforge.io.rows import InputError, read_text
+from claimforge.io.sentences import split_text
+from claimforge.records import Label, Pair
+from claimforge.registry import registry
+
+MAX_CLAIM_CHARS = 2000
+
+
+@dataclass
+class CheckItem:
+    """One claim to check, with its own evidence sentences (empty: retrieve them from the corpus)."""
+
+    id: str
+    claim: str
+    evidence: tuple[str, ...] = ()
+    where: str = ""  # "file:line" of a batch input, for errors
+
+
+@dataclass
+class EvidenceScore:
+    text: str
+    probabilities: dict[str, float]  # the verifier on the claim and this sentence alone
+    supports_verdict: bool  # this sentence alone gives the claim's verdict
+    doc_id: str | None = None  # retrieved evidence: where it came from
+    retrieval_score: float | None = None
+
+
+@dataclass
+class CheckResult:
+    id: str
+    claim: str
+    label: str
+    probabilities: dict[str, float]  # the verifier on the claim and all its evidence
+    evidence: list[EvidenceScore] = field(default_factory=list)  # the verdict's sentences first
+    retrieved: bool = False
+    model: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def evidence_from_argument(value: str) -> tuple[str, ...]:
+    """``--evidence``: a file (plain text, or a JATS article) when one exists at that path, else the text itself;
+    split into sentences."""
+    path = Path(value)
+    text = value
+    try:
+        is_file = len(value) < 4096 and path.is_file()
+    except OSError:
+        is_file = False
+    if is_file:
+        if path.suffix.lower() in (".xml", ".nxml"):
+            from claimforge.io.papers.jats import jats_document
+
+            sentences = jats_document(path.read_bytes(), path.stem, str(path)).sentences
+            if not sentences:
+                raise InputError(path, None, "the article has no text")
+            return tuple(sentences)
+        text = read_text(path)
+        if not text.strip():
+            raise InputError(path, None, "the evidence file is empty")
+    sentences = tuple(split_text(text))
+    if not sentences:
+        raise ValueError("the evidence is empty")
+    return sentences
+
+
+def _clean_claim(claim: Any, where: str) -> str:
+    if not isinstance(claim, str) or not claim.strip():
+        raise ValueError(f"{where}: the claim is empty" if where else "the claim is empty")
+    claim = " ".join(claim.split())
+    if len(claim) > MAX_CLAIM_CHARS:
+        raise ValueError(f"{where or 'claim'}: longer than {MAX_CLAIM_CHARS} characters; is it a claim?")
+    return claim
+
+
+def claim_item(claim: str, evidence: Sequence[str] = (), item_id: str = "claim") -> CheckItem:
+    return CheckItem(id=item_id, claim=_clean_claim(claim, ""), evidence=tuple(evidence))
+
+
+def read_items(path: Path) -> Iterator[CheckItem]:
+    """Claims of a batch: JSON lines ``{"claim": ..., "id"?: ..., "evidence"?: text or [sentences]}`` (``.jsonl``,
+    ``.json`` as one list), or plain text with one claim per line. A bad record is an error naming the file and
+    line."""
+    if not path.is_file():
+        raise InputError(path, None, "no such file")
+    text = read_text(path)
+    if path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
+        rows: list[tuple[int, Any]] = []
+        if path.suffix.lower() == ".json":
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise InputError(path, f"line {e.lineno}", f"not valid JSON ({e.msg})") from None
+            if not isinstance(data, list):
+                raise InputError(path, None, "expected a list of claim records")
+            rows = [(n, row) for n, row in enumerate(data, 1)]
+        else:
+            for n, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    try:
+                        rows.append((n, json.loads(line)))
+                    except json.JSONDecodeError as e:
+                        raise InputError(path, f"line {n}", f"not valid JSON ({e.msg})") from None
+        for n, row in rows:
+            where = f"{path}, line {n}"
+            if not isinstance(row, dict) or "claim" not in row:
+                raise InputError(path, f"line {n}", 'expected an object with a "claim" field')
+            evidence = row.get("evidence") or []
+            if isinstance(evidence, str):
+                evidence = split_text(evidence)
+            elif not (isinstance(evidence, list) and all(isinstance(s, str) for s in evidence)):
+                raise InputError(path, f"line {n}", '"evidence" must be a text or a list of sentences')
+            try:
+                claim = _clean_claim(row["claim"], where)
+            except ValueError as e:
+                raise InputError(path, f"line {n}", str(e).removeprefix(f"{where}: ")) from None
+            yield CheckItem(id=str(row.get("id", n)), claim=claim, evidence=tuple(evidence), where=where)
+        return
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            yield CheckItem(id=str(n), claim=_clean_claim(line, f"{path}, line {n}"), where=f"{path}, line {n}")
+
+
+def load_check_verifier(model: str, overrides: dict[str, Any] | None = None, num_labels: int = 3) -> Any:
+    """A registry name (with ``overrides``) or the path of a saved model / ``claimforge train`` run."""
+    from claimforge.verify.base import load_verifier
+
+    path = Path(model)
+    if path.is_dir():
+        return load_verifier(path / "best" if (path / "best").is_dir() else path)
+    names = registry.names("verifier")
+    if model not in names:
+        raise ValueError(f"--model {model!r} is neither a saved model folder nor a verifier ({', '.join(names)})")
+    return registry.build("verifier", {**(overrides or {}), "name": model, "num_labels": num_labels})
+
+
+class Checker:
+    """Checks claims with one verifier, loaded once; with a corpus, retrieves each claim's evidence first."""
+
+    def __init__(self, verifier: Any, retriever: Any = None, k: int = 5, unit: str = "sentence") -> None:
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
+        self.verifier = verifier
+        self.retriever = retriever
+        self.k = k
+        self.unit = unit
+
+    def check(self, items: Sequence[CheckItem], progress: Any = None) -> list[CheckResult]:
+        items = list(items)
+        missing = [it for it in items if not it.evidence]
+        if missing and self.retriever is None:
+            where = missing[0].where or "the claim"
+            raise ValueError(f"{where}: no evidence given and no --corpus to retrieve it from")
+        hits: dict[int, list[Any]] = {}
+        if missing:
+            found = self.retriever.search([it.claim for it in missing], self.k, unit=self.unit)
+            for it, row in zip(missing, found, strict=True):
+                hits[id(it)] = row
+        pairs: list[Pair] = []
+        sources: list[list[tuple[str, str | None, float | None]]] = []
+        for it in items:
+            src: list[tuple[str, str | None, float | None]]
+            if it.evidence:
+                src = [(s, None, None) for s in it.evidence]
+            else:
+                src = [(h.text, h.doc_id, round(h.score, 4)) for h in hits[id(it)]]
+            sources.append(src)
+            pairs.append(Pair(id=it.id, claim=it.claim, evidence=tuple(s for s, _, _ in src)))
+        labels = [lab.value for lab in self.verifier.labels]
+        with_evidence = [p for p in pairs if p.evidence]
+        whole = self.verifier.predict_proba(with_evidence, progress=progress) if with_evidence else None
+        alone_pairs = [
+            Pair(id=f"{p.id}#{j}", claim=p.claim, evidence=(s,)) for p in pairs for j, s in enumerate(p.evidence)
+        ]
+        alone = self.verifier.predict_proba(alone_pairs) if alone_pairs else np.zeros((0, len(labels)))
+        out: list[CheckResult] = []
+        w = a = 0
+        for it, pair, src in zip(items, pairs, sources, strict=True):
+            if not pair.evidence:  # the corpus held nothing for it
+                probs = {lab: (1.0 if lab == Label.NOT_ENOUGH_INFO.value else 0.0) for lab in labels}
+                if Label.NOT_ENOUGH_INFO.value not in labels:
+                    probs = {lab: (1.0 if lab == Label.REFUTED.value else 0.0) for lab in labels}
+                verdict = max(probs, key=lambda k: probs[k])
+                out.append(CheckResult(it.id, it.claim, verdict, probs, [], True, self.verifier.model_id))
+                continue
+            assert whole is not None
+            row = whole[w]
+            w += 1
+            verdict = labels[int(row.argmax())]
+            scored = []
+            for (text, doc_id, rscore), p in zip(src, alone[a : a + len(src)], strict=True):
+                scored.append(
+                    EvidenceScore(
+                        text=text,
+                        probabilities={lab: round(float(x), 4) for lab, x in zip(labels, p, strict=True)},
+                        supports_verdict=labels[int(p.argmax())] == verdict,
+                        doc_id=doc_id,
+                        retrieval_score=rscore,
+                    )
+                )
+            a += len(src)
+            if verdict != Label.NOT_ENOUGH_INFO.value:  # the sentences that carry the verdict first
+                scored.sort(key=lambda e: -e.probabilities[verdict])
+            out.append(
+                CheckResult(
+                    id=it.id,
+                    claim=it.claim,
+                    label=verdict,
+                    probabilities={lab: round(float(x), 4) for lab, x in zip(labels, row, strict=True)},
+                    evidence=scored,
+                    retrieved=not it.evidence,
+                    model=self.verifier.model_id,
+                )
+            )
+        return out
+
+
+def corpus_retriever(corpus: Path, spec: dict[str, Any] | str, progress: Any = None) -> Any:
+    """A retriever over the documents of ``corpus`` (a file or folder ``read_corpus`` reads); its index is built
+    once and reused (keyed by the corpus' content)."""
+    from claimforge.backends.retrieval import read_corpus
+
+    documents = read_corpus(corpus)
+    if not documents:
+        raise InputError(corpus, None, "the corpus holds no documents")
+    retriever = registry.build("retriever", spec)
+    retriever.index(documents, progress=progress)
+    return retriever
