@@ -284,3 +284,19 @@ def test_a_trained_verifier_beats_chance_on_held_out_pairs(tiny_bert: Path, tmp_
     pred = [verifier.labels[i] for i in probs.argmax(axis=1)]
     m = classification_metrics([p.labels[0] for p in held], pred, labels=verifier.labels)
     assert m["accuracy"] > 0.8  # chance is 1/3
+
+
+def test_a_cross_encoder_can_start_from_the_judge() -> None:
+    """``model: judge``: the embedded NLI model's weights; 3-way as it is, 2-way with the head mapped."""
+    from claimforge.verify.nli import embedded_model_dir
+
+    pairs = toy_pairs(4)
+    three = registry.build("verifier", {"name": "cross-encoder", "model": "judge", "max_length": 128})
+    assert three.model_id.startswith("cross-encoder:judge@")
+    judge = load_verifier(embedded_model_dir())
+    np.testing.assert_allclose(three.predict_proba(pairs), judge.predict_proba(pairs), atol=2e-3)
+    two = registry.build("verifier", {"name": "cross-encoder", "model": "judge", "num_labels": 2, "max_length": 128})
+    p2 = two.predict_proba(pairs)
+    assert p2.shape == (4, 2)
+    # SUPPORTED's logit is the judge's: the ranking of pairs by it is kept
+    assert np.argsort(p2[:, 0]).tolist() == np.argsort(judge.predict_proba(pairs)[:, 0]).tolist()

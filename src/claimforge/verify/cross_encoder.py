@@ -21,8 +21,11 @@ from claimforge.verify.base import TorchVerifier, VerifierConfig
 MODEL_DIR = "model"
 
 
+JUDGE = "judge"  # ``model: judge``: start from the embedded NLI model's weights, its 3-way head kept (2-way: mapped)
+
+
 class CrossEncoderConfig(VerifierConfig):
-    model: str = "all-MiniLM-L6-v2"  # HF name or local path; the default is the bundled MiniLM
+    model: str = "all-MiniLM-L6-v2"  # HF name or local path; the bundled MiniLM; or "judge" (the embedded NLI)
     max_length: int = 256
     embedder: dict[str, Any] | str = {"name": "sentence-transformers"}  # ranks sentences of long evidence
     evidence_first: bool = False  # "evidence [SEP] claim": the premise-first order of MNLI-style NLI models
@@ -45,6 +48,11 @@ class CrossEncoderVerifier(TorchVerifier):
     def __init__(self, config: CrossEncoderConfig) -> None:
         self.config: CrossEncoderConfig = config
         self.source_id = config.model
+        if config.model == JUDGE and not Path(JUDGE).exists():  # which judge: its weights change between versions
+            from claimforge.cache import files_digest
+            from claimforge.verify.nli import embedded_model_dir
+
+            self.source_id = f"judge@{files_digest(sorted(embedded_model_dir().rglob('*.safetensors')))[:16]}"
         self._module: Any = None
         self._tokenizer: Any = None
         self._embedder: Any = None
@@ -62,7 +70,12 @@ class CrossEncoderVerifier(TorchVerifier):
 
         from claimforge.backends.embeddings import resolve_model_path
 
-        resolved = resolve_model_path(path)
+        if path == JUDGE and not Path(path).exists():
+            from claimforge.verify.nli import embedded_model_dir
+
+            resolved = str(embedded_model_dir() / MODEL_DIR)
+        else:
+            resolved = resolve_model_path(path)
         self._tokenizer = AutoTokenizer.from_pretrained(resolved)
         verbosity = transformers.logging.get_verbosity()
         transformers.logging.set_verbosity_error()  # "newly initialised head" is expected here
@@ -121,18 +134,18 @@ class CrossEncoderVerifier(TorchVerifier):
     @property
     def module(self) -> Any:
         if self._module is None:
-            self._load(self.config.model)
+            self._load(self.config.model, ignore_mismatch=True)  # another head size: mapped or new
         return self._module
 
     @property
     def tokenizer(self) -> Any:
         if self._tokenizer is None:
-            self._load(self.config.model)
+            self._load(self.config.model, ignore_mismatch=True)
         return self._tokenizer
 
     def load_pretrained(self, strict: bool = True) -> None:
         """Load ``config.model`` now; with ``strict``, a model without a trained head of this size is an error."""
-        fresh = self._load(self.config.model)
+        fresh = self._load(self.config.model, ignore_mismatch=True)
         if strict and fresh:
             raise ValueError(f"{self.config.model}: not a trained classifier (untrained weights: {fresh[:3]})")
 
