@@ -300,3 +300,34 @@ def test_a_cross_encoder_can_start_from_the_judge() -> None:
     assert p2.shape == (4, 2)
     # SUPPORTED's logit is the judge's: the ranking of pairs by it is kept
     assert np.argsort(p2[:, 0]).tolist() == np.argsort(judge.predict_proba(pairs)[:, 0]).tolist()
+
+
+def test_zero_shot_max_aggregation_lets_one_sentence_decide() -> None:
+    """``aggregate: max``: a sentence that alone supports (or refutes) the claim raises that label even when the
+    whole evidence reads as unrelated; one-sentence evidence is untouched."""
+
+    class FakeNLI:
+        model_id = "fake"
+
+        def predict_proba(self, pairs, progress=None):  # type: ignore[no-untyped-def]
+            rows = []
+            for p in pairs:
+                if len(p.evidence) > 1:
+                    rows.append([0.1, 0.1, 0.8])  # the whole: unrelated
+                else:
+                    rows.append([0.9, 0.05, 0.05] if "yes" in p.evidence[0] else [0.05, 0.05, 0.9])
+            return np.array(rows)
+
+    v = registry.build("verifier", {"name": "zero-shot-nli", "aggregate": "max"})
+    v.nli = FakeNLI()
+    pairs = [
+        Pair(id="a", claim="c", evidence=("nothing here.", "yes indeed.", "more filler.")),
+        Pair(id="b", claim="c", evidence=("nothing here.",)),
+    ]
+    probs = v.predict_proba(pairs)
+    assert probs[0].argmax() == 0 and abs(probs[0].sum() - 1) < 1e-6
+    np.testing.assert_allclose(probs[1], [0.05, 0.05, 0.9])
+    whole = registry.build("verifier", {"name": "zero-shot-nli"})
+    whole.nli = FakeNLI()
+    assert whole.predict_proba(pairs[:1])[0].argmax() == 2
+    assert v.model_id.endswith("|max")
