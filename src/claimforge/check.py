@@ -25,6 +25,9 @@ from claimforge.records import Label, Pair
 from claimforge.registry import registry
 
 MAX_CLAIM_CHARS = 2000
+# An aspect decides the verdict when taking it out of the claim moves the verdict's probability by this much
+# (REFUTED: P(REFUTED) falls; NOT_ENOUGH_INFO: P(SUPPORTED) rises). Set a priori, not tuned on any benchmark.
+ASPECT_CHANGE = 0.2
 
 
 @dataclass
@@ -47,6 +50,20 @@ class EvidenceScore:
 
 
 @dataclass
+class AspectVerdict:
+    """One 5W aspect of the claim and what taking it out of the claim does to the verdict."""
+
+    kind: str  # who / what / when / where / why
+    role: str
+    text: str
+    question: str
+    claim_without: str
+    probabilities_without: dict[str, float]
+    change: float  # how much the verdict's probability falls without this aspect (NEI: how much SUPPORTED rises)
+    status: str  # supported / refuted / not enough info / not decisive
+
+
+@dataclass
 class CheckResult:
     id: str
     claim: str
@@ -55,6 +72,8 @@ class CheckResult:
     evidence: list[EvidenceScore] = field(default_factory=list)  # the verdict's sentences first
     retrieved: bool = False
     model: str = ""
+    aspects: list[AspectVerdict] = field(default_factory=list)
+    explanation: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -159,13 +178,17 @@ def load_check_verifier(model: str, overrides: dict[str, Any] | None = None, num
 class Checker:
     """Checks claims with one verifier, loaded once; with a corpus, retrieves each claim's evidence first."""
 
-    def __init__(self, verifier: Any, retriever: Any = None, k: int = 5, unit: str = "sentence") -> None:
+    def __init__(
+        self, verifier: Any, retriever: Any = None, k: int = 5, unit: str = "sentence", nlp: Any = None
+    ) -> None:
+        """``nlp``: a parser (the ``nlp`` registry) for the 5W aspects; None: no aspect table."""
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
         self.verifier = verifier
         self.retriever = retriever
         self.k = k
         self.unit = unit
+        self.nlp = nlp
 
     def check(self, items: Sequence[CheckItem], progress: Any = None) -> list[CheckResult]:
         items = list(items)
@@ -234,7 +257,60 @@ class Checker:
                     model=self.verifier.model_id,
                 )
             )
+        if self.nlp is not None:
+            self._aspects([r for r in out if r.evidence], {p.id: p for p in pairs})
         return out
+
+    def _aspects(self, results: list[CheckResult], pairs: dict[str, Pair]) -> None:
+        """Each result's 5W aspects, each scored by taking it out of the claim (same evidence, same verifier)."""
+        from claimforge.nlp.aspects import aspects as claim_aspects
+
+        docs = self.nlp.parse([r.claim for r in results])
+        todo: list[tuple[CheckResult, Any, Pair]] = []
+        for r, doc in zip(results, docs, strict=True):
+            for a in claim_aspects(doc):
+                without = a.without(r.claim)
+                if without != r.claim:
+                    todo.append((r, a, Pair(id=f"{r.id}-{a.kind}", claim=without, evidence=pairs[r.id].evidence)))
+        if not todo:
+            return
+        labels = [lab.value for lab in self.verifier.labels]
+        probs = self.verifier.predict_proba([p for _, _, p in todo])
+        for (r, a, pair), row in zip(todo, probs, strict=True):
+            q = {lab: round(float(x), 4) for lab, x in zip(labels, row, strict=True)}
+            if r.label == Label.NOT_ENOUGH_INFO.value:
+                change = q[Label.SUPPORTED.value] - r.probabilities[Label.SUPPORTED.value]
+                status = "not enough info" if change >= ASPECT_CHANGE else "not decisive"
+            else:
+                change = r.probabilities[r.label] - q[r.label]
+                if r.label == Label.SUPPORTED.value:
+                    status = "supported"
+                else:
+                    status = "refuted" if change >= ASPECT_CHANGE else "not decisive"
+            r.aspects.append(AspectVerdict(a.kind, a.role, a.text, a.question, pair.claim, q, round(change, 4), status))
+        for r in results:
+            r.explanation = explain(r)
+
+
+def explain(r: CheckResult) -> str:
+    """One sentence: the verdict, the aspect that decides it (if one does) and the evidence sentence that does."""
+    p = r.probabilities[r.label]
+    text = f"{r.label} ({p:.2f})"
+    deciding = [a for a in r.aspects if a.status in ("refuted", "not enough info")]
+    if deciding:
+        a = max(deciding, key=lambda x: x.change)
+        what = "false" if a.status == "refuted" else "not covered by the evidence"
+        prob = Label.REFUTED.value if a.status == "refuted" else Label.SUPPORTED.value
+        text += (
+            f": the claim's {a.kind}-aspect ({a.text!r}) is {what}; without it, P({prob}) goes from "
+            f"{r.probabilities[prob]:.2f} to {a.probabilities_without[prob]:.2f}"
+        )
+    elif r.label != Label.SUPPORTED.value and r.aspects:
+        text += ": no single aspect decides it"
+    best = next((e for e in r.evidence if e.supports_verdict), None)
+    if best is not None and r.label != Label.NOT_ENOUGH_INFO.value:
+        text += f". Evidence: {best.text!r}"
+    return text
 
 
 def corpus_retriever(corpus: Path, spec: dict[str, Any] | str, progress: Any = None) -> Any:

@@ -780,11 +780,15 @@ def check(
     retriever: Annotated[str, typer.Option(help="with --corpus: bm25, dense or hybrid")] = "bm25",
     unit: Annotated[str, typer.Option(help="with --corpus: retrieve sentences, passages or documents")] = "sentence",
     k: Annotated[int, typer.Option(help="with --corpus: how many units to retrieve")] = 5,
+    aspects: Annotated[
+        bool, typer.Option(help="explain the verdict by the claim's 5W aspects (who, what, when, where, why)")
+    ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False,
     set_: Annotated[list[str], typer.Option("--set", help="model.KEY=V for a verifier by name")] = [],  # noqa: B006
 ) -> None:
-    """Check a claim against evidence, or against what a corpus holds: the verdict with its probabilities and
-    the evidence sentences that decided it, each scored alone.
+    """Check a claim against evidence, or against what a corpus holds: the verdict with its probabilities, the
+    evidence sentences that decided it (each scored alone), and the claim's 5W aspects, each scored by taking it
+    out of the claim (the aspect whose removal undoes the verdict is the one that decides it).
 
     Example: claimforge check "Aspirin lowers the risk of stroke." --evidence abstract.txt
 
@@ -827,7 +831,8 @@ def check(
         overrides = {k2: v for k2, v in model_spec.items() if k2 != "name"}
         verifier = load_check_verifier(model, overrides)
         ret = corpus_retriever(corpus, {"name": retriever}) if corpus is not None else None
-        results = Checker(verifier, ret, k=k, unit=unit).check(items)
+        nlp = registry.build("nlp", {"name": "spacy"}) if aspects else None
+        results = Checker(verifier, ret, k=k, unit=unit, nlp=nlp).check(items)
     except (ValueError, OSError, RuntimeError, RegistryError) as e:
         _fail(str(e) if isinstance(e, (ValueError, RegistryError)) else f"{type(e).__name__}: {e}")
         return
@@ -865,7 +870,20 @@ def _print_checks(results: list) -> None:  # type: ignore[type-arg]
             text = e.text if e.doc_id is None else f"{e.text} [dim]({e.doc_id})[/dim]"
             table.add_row(f"{n}{mark}", text, *(f"{e.probabilities[lab]:.2f}" for lab in r.probabilities))
         out.print(table)
-        out.print("  [dim]* this sentence alone gives the verdict[/dim]\n")
+        out.print("  [dim]* this sentence alone gives the verdict[/dim]")
+        if r.aspects:
+            at = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
+            for col in ("aspect", "claim part", "question", "without it", "status"):
+                at.add_column(col, overflow="fold")
+            for a in r.aspects:
+                style = {"refuted": "red", "not enough info": "yellow", "supported": "green"}.get(a.status, "dim")
+                short = {"SUPPORTED": "SUP", "REFUTED": "REF"}.get(r.label, "NEI")
+                shown = f"{short} {a.probabilities_without[r.label]:.2f}"
+                at.add_row(a.kind, a.text, a.question, shown, f"[{style}]{a.status}[/]")
+            out.print(at)
+        if r.explanation:
+            out.print(f"  {r.explanation}")
+        out.print()
 
 
 @app.command()
