@@ -56,6 +56,8 @@ class AspectVerdict:
     kind: str  # who / what / when / where / why
     role: str
     text: str
+    start: int  # character offsets of ``text`` in the claim
+    end: int
     question: str
     claim_without: str
     probabilities_without: dict[str, float]
@@ -287,7 +289,20 @@ class Checker:
                     status = "supported"
                 else:
                     status = "refuted" if change >= ASPECT_CHANGE else "not decisive"
-            r.aspects.append(AspectVerdict(a.kind, a.role, a.text, a.question, pair.claim, q, round(change, 4), status))
+            r.aspects.append(
+                AspectVerdict(
+                    kind=a.kind,
+                    role=a.role,
+                    text=a.text,
+                    start=a.start,
+                    end=a.end,
+                    question=a.question,
+                    claim_without=pair.claim,
+                    probabilities_without=q,
+                    change=round(change, 4),
+                    status=status,
+                )
+            )
         for r in results:
             r.explanation = explain(r)
 

@@ -106,7 +106,7 @@ class Aspect:
         text = claim[: self.cut_start] + self.placeholder + claim[self.cut_end :]
         text = re.sub(r"\s+([,.;:?!])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
         text = re.sub(r"^[,;:]\s*", "", text)
-        return text[:1].upper() + text[1:]
+        return text[:1].upper() + text[1:] if claim[:1].isupper() else text
 
 
 def _span(tok: Any, drop_case: bool = False) -> tuple[int, int]:
@@ -366,16 +366,38 @@ _NEUTRAL_VERB = {
 }
 
 
+_NEGATIONS = frozenset(("not", "n't", "never", "no"))
+
+
+def _predicate_span(pred: Any) -> tuple[int, int]:
+    """The predicate with its auxiliaries, copula and negation right before it: "does not play", "was approved",
+    "is not effective"."""
+    i = pred.i
+    while i > 0:
+        t = pred.doc[i - 1]
+        if t.head == pred and (t.dep_ in ("aux", "aux:pass", "cop") or t.lower_ in _NEGATIONS):
+            i -= 1
+        else:
+            break
+    return i, pred.i + 1
+
+
 def _placeholder(tok: Any, pred: Any, role: str, cut: Any) -> str:
-    """What replaces an aspect in the claim without it: nothing for a modifier, a neutral word for a core part."""
+    """What replaces an aspect in the claim without it: nothing for a modifier, a neutral word for a core part
+    (a predicate loses its negation too: "does not play" → "does affect")."""
     if role in ("temporal", "location", "cause", "purpose") or (role == "agent" and tok.dep_ != "nsubj"):
         return ""
     if tok == pred:
+        kept = [t.text for t in cut if t != pred and t.lower_ not in _NEGATIONS]
         if (pred.lemma_ or pred.lower_).lower() in _LIGHT_VERBS:
-            return pred.text  # "had", "found": replacing them says nothing about the claim
-        if role == "attribute":
-            return "relevant" if pred.pos_ == "ADJ" else "something"
-        return _NEUTRAL_VERB.get(pred.tag_, "affects" if "3" in pred.morph.get("Person") else "affected")
+            head = pred.text  # "had", "found": only their negation is an aspect of the claim
+        elif role == "attribute":
+            head = "relevant" if pred.pos_ == "ADJ" else "something"
+        elif kept:
+            head = "affected" if pred.tag_ in ("VBN", "VBD") else "affect"  # after "does", "was", "has"
+        else:
+            head = _NEUTRAL_VERB.get(pred.tag_, "affects" if "3" in pred.morph.get("Person") else "affected")
+        return " ".join([*kept, head])
     plural = tok.dep_.startswith("nsubj") and (tok.tag_ in ("NNS", "NNPS") or "Plur" in tok.morph.get("Number"))
     word = ("some people" if plural else "someone") if _personal(tok) else ("some things" if plural else "something")
     return word.capitalize() if cut.start == 0 else word
@@ -387,7 +409,6 @@ def aspects(doc: Any) -> list[Aspect]:
     seen: set[tuple[int, int]] = set()
     predicates = _predicates(doc)
     for pred in predicates:
-        pa, pb = pred.i, pred.i + 1
         items: list[tuple[Any, str, str]] = []
         copular = any(c.dep_ == "cop" for c in pred.children) or pred.pos_ == "ADJ"
         items.append((pred, "what", "attribute" if copular else "predicate"))
@@ -405,7 +426,7 @@ def aspects(doc: Any) -> list[Aspect]:
                             items.append((m, *found))
         for tok, kind, role in sorted(items, key=lambda x: x[0].i):
             if tok == pred:
-                a, b = pa, pb
+                a, b = _predicate_span(pred)
             else:
                 a, b = _span(tok, drop_case=kind in ("when", "where", "why"))
             if (a, b) in seen or a >= b:
