@@ -75,7 +75,12 @@ def main() -> None:
         chosen.extend(pool[:per_build])
     chosen = chosen[: args.n]
     checker = Checker(load_check_verifier(args.model), nlp=registry.build("nlp", {"name": "spacy"}))
-    items = [CheckItem(str(i), ex["claim"], tuple(ex["evidence"])) for i, (_, ex, _) in enumerate(chosen)]
+    from claimforge.io.sentences import split_text
+
+    def sentences(evidence: str | list[str]) -> tuple[str, ...]:  # a build's evidence is a text or sentences
+        return tuple(split_text(evidence)) if isinstance(evidence, str) else tuple(evidence)
+
+    items = [CheckItem(str(i), ex["claim"], sentences(ex["evidence"])) for i, (_, ex, _) in enumerate(chosen)]
     results = checker.check(items)
     rows = []
     for (build, ex, (s, e)), r in zip(chosen, results, strict=True):
@@ -86,10 +91,15 @@ def main() -> None:
 
         refuted = [a for a in r.aspects if a.status == "refuted"]
         deciding = max(refuted, key=lambda a: a.change) if refuted else None
-        # localisation whatever the verdict: the aspect whose removal lowers P(REFUTED) most
+        # localisation whatever the verdict: the aspect whose removal moves the claim most towards SUPPORTED
         by_drop = max(
             r.aspects,
-            key=lambda a: r.probabilities["REFUTED"] - a.probabilities_without["REFUTED"],
+            key=lambda a: (
+                a.probabilities_without["SUPPORTED"]
+                - r.probabilities["SUPPORTED"]
+                + r.probabilities["REFUTED"]
+                - a.probabilities_without["REFUTED"]
+            ),
             default=None,
         )
         rows.append(

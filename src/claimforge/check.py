@@ -25,8 +25,8 @@ from claimforge.records import Label, Pair
 from claimforge.registry import registry
 
 MAX_CLAIM_CHARS = 2000
-# An aspect decides the verdict when taking it out of the claim moves the verdict's probability by this much
-# (REFUTED: P(REFUTED) falls; NOT_ENOUGH_INFO: P(SUPPORTED) rises). Set a priori, not tuned on any benchmark.
+# An aspect decides a REFUTED or NOT_ENOUGH_INFO verdict when taking it out of the claim moves the claim towards
+# SUPPORTED by this much (``AspectVerdict.change``), more than any other aspect. Set a priori, not tuned.
 ASPECT_CHANGE = 0.2
 
 
@@ -61,8 +61,8 @@ class AspectVerdict:
     question: str
     claim_without: str
     probabilities_without: dict[str, float]
-    change: float  # how much the verdict's probability falls without this aspect (NEI: how much SUPPORTED rises)
-    status: str  # supported / refuted / not enough info / not decisive
+    change: float  # without it: P(SUPPORTED) gained + (REFUTED verdicts) P(REFUTED) lost
+    status: str  # supported / refuted / not enough info (the one deciding aspect) / not decisive
 
 
 @dataclass
@@ -278,17 +278,16 @@ class Checker:
             return
         labels = [lab.value for lab in self.verifier.labels]
         probs = self.verifier.predict_proba([p for _, _, p in todo])
+        sup, ref = Label.SUPPORTED.value, Label.REFUTED.value
         for (r, a, pair), row in zip(todo, probs, strict=True):
             q = {lab: round(float(x), 4) for lab, x in zip(labels, row, strict=True)}
-            if r.label == Label.NOT_ENOUGH_INFO.value:
-                change = q[Label.SUPPORTED.value] - r.probabilities[Label.SUPPORTED.value]
-                status = "not enough info" if change >= ASPECT_CHANGE else "not decisive"
-            else:
-                change = r.probabilities[r.label] - q[r.label]
-                if r.label == Label.SUPPORTED.value:
-                    status = "supported"
-                else:
-                    status = "refuted" if change >= ASPECT_CHANGE else "not decisive"
+            # how far taking the aspect out moves the claim towards SUPPORTED: for REFUTED, the contradiction
+            # that goes plus the support that comes (a vaguer claim loses its contradiction too, but only taking
+            # out the false part makes the evidence support the rest); for NOT_ENOUGH_INFO, the support that comes
+            change = q[sup] - r.probabilities[sup]
+            if r.label == ref:
+                change += r.probabilities[ref] - q.get(ref, 0.0)
+            status = "supported" if r.label == sup else "not decisive"
             r.aspects.append(
                 AspectVerdict(
                     kind=a.kind,
@@ -303,6 +302,11 @@ class Checker:
                     status=status,
                 )
             )
+        for r in results:  # the one aspect that decides a REFUTED or NOT_ENOUGH_INFO verdict, if one does
+            if r.label != sup and r.aspects:
+                top = max(r.aspects, key=lambda x: x.change)
+                if top.change >= ASPECT_CHANGE:
+                    top.status = "refuted" if r.label == ref else "not enough info"
         for r in results:
             r.explanation = explain(r)
 

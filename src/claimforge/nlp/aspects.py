@@ -154,7 +154,10 @@ def _predicates(doc: Any) -> list[Any]:
             continue
         out.append(p)
         todo.extend(
-            c for c in p.children if c.dep_ in ("conj", "ccomp", "parataxis") and c.pos_ in ("VERB", "AUX", "ADJ")
+            c
+            for c in p.children
+            if c.dep_ in ("conj", "ccomp", "parataxis")
+            and (c.pos_ in ("VERB", "AUX", "ADJ") or any(g.dep_ == "cop" for g in c.children))
         )
     return out
 
@@ -197,6 +200,8 @@ def _role(tok: Any, pred: Any) -> tuple[str, str] | None:
         cases = {c.lower_ for c in tok.children if c.dep_ == "case"}
         if cases & _PLACE_CASES:
             return "where", "location"
+        if dep == "obl":  # "led to a reduction", "compared with placebo": PropBank's numbered arguments
+            return "what", "oblique"
     return None
 
 
@@ -354,6 +359,8 @@ _LIGHT_VERBS = frozenset(
         "claim",
         "say",
         "state",
+        "lead",
+        "result",
     ]
 )
 _NEUTRAL_VERB = {
@@ -367,30 +374,57 @@ _NEUTRAL_VERB = {
 
 
 _NEGATIONS = frozenset(("not", "n't", "never", "no"))
+_COMPARATIVES = frozenset(
+    ("higher", "lower", "greater", "smaller", "larger", "more", "less", "fewer", "better", "worse")
+)
+
+
+_CLAUSE_DEPS = frozenset(
+    ("advcl", "obl", "obl:tmod", "obl:npmod", "obl:agent", "conj", "cc", "punct", "parataxis", "ccomp", "csubj")
+    + ("nsubj", "nsubj:pass", "xcomp", "mark", "dep", "discourse", "vocative")
+)
 
 
 def _predicate_span(pred: Any) -> tuple[int, int]:
-    """The predicate with its auxiliaries, copula and negation right before it: "does not play", "was approved",
-    "is not effective"."""
-    i = pred.i
+    """The predicate with its auxiliaries, copula and negation ("does not play", "was approved"); a copular
+    predicate with its phrase ("is not the treatment of choice", "were significantly higher")."""
+    doc = pred.doc
+    if any(c.dep_ == "cop" for c in pred.children):
+        own = [
+            c
+            for c in pred.children
+            if c.dep_ not in _CLAUSE_DEPS
+            and c.dep_ != "cop"
+            and c.lower_ not in _NEGATIONS
+            and (_role(c, pred) or ("",))[0] not in ("when", "where", "why")
+        ]
+        i = min([pred.i, *(c.left_edge.i for c in own if c.i < pred.i)])
+        j = max([pred.i, *(c.right_edge.i for c in own if c.i > pred.i)]) + 1
+    else:
+        i, j = pred.i, pred.i + 1
     while i > 0:
-        t = pred.doc[i - 1]
-        if t.head == pred and (t.dep_ in ("aux", "aux:pass", "cop") or t.lower_ in _NEGATIONS):
+        t = doc[i - 1]
+        if t.head == pred and (t.dep_ in ("aux", "aux:pass", "cop", "advmod") or t.lower_ in _NEGATIONS):
             i -= 1
         else:
             break
-    return i, pred.i + 1
+    while j - 1 > i and doc[j - 1].is_punct:
+        j -= 1
+    return i, j
 
 
 def _placeholder(tok: Any, pred: Any, role: str, cut: Any) -> str:
     """What replaces an aspect in the claim without it: nothing for a modifier, a neutral word for a core part
     (a predicate loses its negation too: "does not play" → "does affect")."""
-    if role in ("temporal", "location", "cause", "purpose") or (role == "agent" and tok.dep_ != "nsubj"):
+    if role in ("temporal", "location", "cause", "purpose", "oblique") or (role == "agent" and tok.dep_ != "nsubj"):
         return ""
     if tok == pred:
-        kept = [t.text for t in cut if t != pred and t.lower_ not in _NEGATIONS]
+        kept = [t.text for t in cut if t.dep_ in ("aux", "aux:pass", "cop") and t.head == pred]
         if (pred.lemma_ or pred.lower_).lower() in _LIGHT_VERBS:
+            kept = [t.text for t in cut if t != pred and t.lower_ not in _NEGATIONS]
             head = pred.text  # "had", "found": only their negation is an aspect of the claim
+        elif pred.tag_ in ("JJR", "RBR") or pred.lower_ in _COMPARATIVES:
+            head = "different"  # "significantly higher" -> "different": what the evidence says either way
         elif role == "attribute":
             head = "relevant" if pred.pos_ == "ADJ" else "something"
         elif kept:
