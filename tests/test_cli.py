@@ -96,6 +96,27 @@ def test_skip_bad_turns_malformed_lines_into_rejects(tmp_path: Path) -> None:
 def test_unknown_override_key_is_a_clear_error(tmp_path: Path) -> None:
     res = build(f"sciq:{DEMO_SAMPLE}", tmp_path, sets=("min_evidence_wrds=3",))
     assert res.exit_code == 2 and "min_evidence_wrds" in res.output
+    assert "did you mean 'min_evidence_words'" in " ".join(res.output.split()) and "pydantic" not in res.output
+
+
+def test_an_empty_build_fails_with_the_reasons_unless_allowed(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_text("[]")
+    res = build(f"sciq:{empty}", tmp_path / "a", sets=("embedder.name=hashing",))
+    assert res.exit_code == 1 and "no examples; the input held no records" in " ".join(res.output.split())
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps([json.loads(DEMO_SAMPLE.read_text())[0]]))
+    res = build(f"sciq:{short}", tmp_path / "b", sets=("embedder.name=hashing", "min_evidence_words=5000"))
+    assert res.exit_code == 1 and "short_evidence (1)" in " ".join(res.output.split())
+    res = build(f"sciq:{empty}", tmp_path / "c", "--allow-empty", sets=("embedder.name=hashing",))
+    assert res.exit_code == 0, res.output
+
+
+def test_version_option() -> None:
+    from claimforge import __version__
+
+    res = runner.invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.output.strip() == __version__
 
 
 def test_qa2d_command(tmp_path: Path) -> None:

@@ -50,6 +50,16 @@ def test_registry_rejects_unknown_names_and_keys() -> None:
         reg.build("thing", "b")
     with pytest.raises(RegistryError, match="bad config"):
         reg.build("thing", {"name": "a", "colour": "red"})
+    # errors a person can act on: the close name, the key, no pydantic dump or link
+    with pytest.raises(RegistryError, match=r"unknown thing 'aa' \(known: a; did you mean 'a'\?\)"):
+        reg.build("thing", "aa")
+    with pytest.raises(RegistryError) as e:
+        reg.build("thing", {"name": "a", "sizes": 2})
+    assert str(e.value) == "bad config for thing 'a': unknown key 'sizes'; did you mean 'size'?"
+    with pytest.raises(RegistryError) as e:
+        reg.build("thing", {"name": "a", "size": "big"})
+    assert "size: Input should be a valid integer" in str(e.value) and "'big'" in str(e.value)
+    assert "pydantic" not in str(e.value) and "http" not in str(e.value)
 
 
 def test_disk_cache_roundtrip_and_persistence(tmp_path: Path) -> None:

@@ -30,6 +30,23 @@ app = typer.Typer(
     '  claimforge qa2d "What do neurons pass to the next neuron?" neurotransmitters',
 )
 console = Console(stderr=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool | None, typer.Option("--version", callback=_version, is_eager=True, help="print the version and exit")
+    ] = None,
+) -> None:
+    """Build, audit and use scientific fact-checking datasets, offline."""
+
+
 DEMO_SAMPLE = Path(__file__).resolve().parent / "data" / "demo_sciq.json"
 
 
@@ -70,6 +87,7 @@ def _build(
     workers: int = 1,
     engine_name: str = "local",
     ray_address: str | None = None,
+    allow_empty: bool = False,
 ) -> None:
     from claimforge import engine
     from claimforge.build import run_build
@@ -112,6 +130,30 @@ def _build(
         )
         return
     _done(manifest, out)
+    if not manifest["counts"]["examples"] and not allow_empty:
+        _empty_build(manifest, out)
+
+
+def _empty_build(manifest: dict, out: Path) -> None:
+    """A build that made nothing is a failure (exit 1) that says why: the commonest reject reasons."""
+    import json
+    from collections import Counter
+
+    reasons: Counter[str] = Counter()
+    path = out / "rejects.jsonl"
+    if path.is_file():
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    reasons[json.loads(line).get("reason", "?")] += 1
+    c = manifest["counts"]
+    why = (
+        "the input held no records"
+        if not c["items_in"]
+        else "reject reasons: " + ", ".join(f"{r} ({n})" for r, n in reasons.most_common(5))
+    )
+    console.print(f"[red]error:[/red] the build made no examples; {why}. (--allow-empty accepts an empty build.)")
+    raise typer.Exit(1)
 
 
 def _parse_shard(text: str) -> tuple[int, int]:
@@ -159,13 +201,30 @@ def build(
     ray_address: Annotated[
         str | None, typer.Option(help="with --engine ray: a cluster's address (default: start a local Ray)")
     ] = None,
+    allow_empty: Annotated[
+        bool, typer.Option("--allow-empty", help="exit 0 even when the build makes no examples")
+    ] = False,
 ) -> None:
     """Build a dataset from a recipe. Interrupted? Run the same command again: finished chunks are kept.
 
     Example: claimforge build multi2claim --input sciq:../shared/data/sciq/train.json --out out/gsci
     """
     _setup_env(cache_dir, no_cache)
-    _build(recipe, input, out, limit, set_, skip_bad, force, shard, chunk_size, workers, engine_name, ray_address)
+    _build(
+        recipe,
+        input,
+        out,
+        limit,
+        set_,
+        skip_bad,
+        force,
+        shard,
+        chunk_size,
+        workers,
+        engine_name,
+        ray_address,
+        allow_empty,
+    )
 
 
 @app.command()

@@ -4,6 +4,7 @@ and the pydantic model that configures it. Recipes name components; ``build`` tu
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -122,6 +123,8 @@ class Registry:
             return self._entries[kind][name]
         except KeyError:
             known = ", ".join(self.names(kind)) or "none"
+            close = difflib.get_close_matches(name, self.names(kind), n=1)
+            known += f"; did you mean {close[0]!r}?" if close else ""
             broken = self._broken.get(kind)
             why = f"; these modules of {kind}s could not be imported: {'; '.join(broken)}" if broken else ""
             raise RegistryError(f"unknown {kind} {name!r} (known: {known}){why}") from None
@@ -138,11 +141,29 @@ class Registry:
         try:
             return entry, entry.config_cls(**params)
         except ValidationError as e:
-            raise RegistryError(f"bad config for {kind} {name!r}: {e}") from None
+            raise RegistryError(f"bad config for {kind} {name!r}: {explain_validation(e, entry.config_cls)}") from None
 
     def build(self, kind: str, spec: Mapping[str, Any] | str) -> Any:
         entry, cfg = self.config(kind, spec)
         return entry.factory(cfg)
+
+
+def explain_validation(error: ValidationError, config_cls: type[BaseModel]) -> str:
+    """A config error a person can act on: each problem as ``key: what is wrong``, an unknown key with the closest
+    known one ("did you mean"), no pydantic internals or links."""
+    fields = list(config_cls.model_fields)
+    parts = []
+    for err in error.errors():
+        key = ".".join(str(x) for x in err["loc"]) or "(config)"
+        if err["type"] == "extra_forbidden":
+            close = difflib.get_close_matches(str(err["loc"][-1]), fields, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f" (known keys: {', '.join(fields)})"
+            parts.append(f"unknown key {key!r}{hint}")
+        else:
+            got = err.get("input")
+            shown = f" (got {got!r})" if got is not None and not isinstance(got, dict) else ""
+            parts.append(f"{key}: {err['msg']}{shown}")
+    return "; ".join(parts)
 
 
 registry = Registry()
