@@ -90,6 +90,9 @@ def test_evidence_argument_is_a_file_or_the_text(tmp_path: Path) -> None:
     (tmp_path / "empty.txt").write_text("\n")
     with pytest.raises(ValueError, match="empty.txt.*empty"):
         evidence_from_argument(str(tmp_path / "empty.txt"))
+    # a mistyped file name is an error, not the evidence text "abstrct.txt"
+    with pytest.raises(ValueError, match="abstrct.txt: no such file"):
+        evidence_from_argument(str(tmp_path / "abstrct.txt"))
 
 
 def test_batch_files_and_their_errors(tmp_path: Path) -> None:
@@ -100,6 +103,19 @@ def test_batch_files_and_their_errors(tmp_path: Path) -> None:
     f.write_text(json.dumps({"claim": "ok"}) + "\n" + json.dumps({"claim": " "}) + "\n")
     with pytest.raises(ValueError, match=r"claims.jsonl, line 2: the claim is empty"):
         list(read_items(f))
+    f.write_text(json.dumps({"id": 1, "claim": "A."}) + "\n" + json.dumps({"id": 1, "claim": "B."}) + "\n")
+    with pytest.raises(ValueError, match=r"line 2: id '1' was given to an earlier claim too"):
+        list(read_items(f))
+    f.write_text(json.dumps({"claim": "A.", "evidence": ["", " "]}) + "\n")
+    with pytest.raises(ValueError, match="only empty sentences"):
+        list(read_items(f))
+    f.write_text(json.dumps({"claim": "A.", "evidence": {}}) + "\n")
+    with pytest.raises(ValueError, match="must be a text or a list"):
+        list(read_items(f))
+    j = tmp_path / "claims.json"
+    j.write_text(json.dumps([{"claim": "A."}, {"claim": ""}]))
+    with pytest.raises(ValueError, match=r"claims.json, record 2: the claim is empty"):
+        list(read_items(j))
     f.write_text("{broken\n")
     with pytest.raises(ValueError, match=r"claims.jsonl, line 1: not valid JSON"):
         list(read_items(f))
@@ -157,3 +173,9 @@ def test_check_with_the_embedded_judge_all_three_modes(tmp_path: Path) -> None:
 
     res = runner.invoke(app, ["check", "Cats sleep a lot.", "--evidence", "Cats sleep most of the day."])
     assert res.exit_code == 0 and "verdict: SUPPORTED" in res.output
+    # brackets in scientific text are text, not terminal markup
+    res = runner.invoke(
+        app, ["check", "Intracellular [Ca] rose in [/i] cells.", "--evidence", "[Ca] rose [b]fast[/b]."]
+    )
+    assert res.exit_code == 0, res.output
+    assert "[Ca] rose in [/i] cells." in " ".join(res.output.split()) and "[b]fast[/b]" in res.output

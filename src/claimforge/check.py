@@ -26,7 +26,8 @@ from claimforge.registry import registry
 
 MAX_CLAIM_CHARS = 2000
 # An aspect decides a REFUTED or NOT_ENOUGH_INFO verdict when taking it out of the claim moves the claim towards
-# SUPPORTED by this much (``AspectVerdict.change``), more than any other aspect. Set a priori, not tuned.
+# SUPPORTED by this much (``AspectVerdict.change``), clearly more than any other aspect, and the claim without it
+# no longer gets that verdict. Set a priori, not tuned.
 ASPECT_CHANGE = 0.2
 
 
@@ -90,6 +91,8 @@ def evidence_from_argument(value: str) -> tuple[str, ...]:
         is_file = len(value) < 4096 and path.is_file()
     except OSError:
         is_file = False
+    if not is_file and _looks_like_path(value):
+        raise InputError(path, None, "no such file (give the evidence text itself, or an existing file)")
     if is_file:
         if path.suffix.lower() in (".xml", ".nxml"):
             from claimforge.io.papers.jats import jats_document
@@ -105,6 +108,16 @@ def evidence_from_argument(value: str) -> tuple[str, ...]:
     if not sentences:
         raise ValueError("the evidence is empty")
     return sentences
+
+
+_EVIDENCE_SUFFIXES = (".txt", ".md", ".xml", ".nxml", ".json", ".jsonl", ".text")
+
+
+def _looks_like_path(value: str) -> bool:
+    """One word that ends like a file or holds a path separator: "abstract.txt", "papers/x" (a mistyped path
+    must not become the evidence text)."""
+    v = value.strip()
+    return bool(v) and not any(c.isspace() for c in v) and (v.lower().endswith(_EVIDENCE_SUFFIXES) or "/" in v)
 
 
 def _clean_claim(claim: Any, where: str) -> str:
@@ -144,20 +157,32 @@ def read_items(path: Path) -> Iterator[CheckItem]:
                         rows.append((n, json.loads(line)))
                     except json.JSONDecodeError as e:
                         raise InputError(path, f"line {n}", f"not valid JSON ({e.msg})") from None
+        unit = "record" if path.suffix.lower() == ".json" else "line"  # a JSON list's items have no own lines
+        seen: set[str] = set()
         for n, row in rows:
-            where = f"{path}, line {n}"
+            at = f"{unit} {n}"
             if not isinstance(row, dict) or "claim" not in row:
-                raise InputError(path, f"line {n}", 'expected an object with a "claim" field')
-            evidence = row.get("evidence") or []
-            if isinstance(evidence, str):
+                raise InputError(path, at, 'expected an object with a "claim" field')
+            evidence = row.get("evidence")
+            if evidence is None:
+                evidence = []
+            elif isinstance(evidence, str):
                 evidence = split_text(evidence)
-            elif not (isinstance(evidence, list) and all(isinstance(s, str) for s in evidence)):
-                raise InputError(path, f"line {n}", '"evidence" must be a text or a list of sentences')
+            elif isinstance(evidence, list) and all(isinstance(x, str) for x in evidence):
+                evidence = [" ".join(x.split()) for x in evidence if x.strip()]
+                if not evidence and row["evidence"]:
+                    raise InputError(path, at, '"evidence" holds only empty sentences')
+            else:
+                raise InputError(path, at, '"evidence" must be a text or a list of sentences')
             try:
-                claim = _clean_claim(row["claim"], where)
+                claim = _clean_claim(row["claim"], "")
             except ValueError as e:
-                raise InputError(path, f"line {n}", str(e).removeprefix(f"{where}: ")) from None
-            yield CheckItem(id=str(row.get("id", n)), claim=claim, evidence=tuple(evidence), where=where)
+                raise InputError(path, at, str(e)) from None
+            item_id = str(row["id"]) if row.get("id") is not None else str(n)
+            if item_id in seen:
+                raise InputError(path, at, f"id {item_id!r} was given to an earlier claim too")
+            seen.add(item_id)
+            yield CheckItem(id=item_id, claim=claim, evidence=tuple(evidence), where=f"{path}, {at}")
         return
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
@@ -170,11 +195,13 @@ def load_check_verifier(model: str, overrides: dict[str, Any] | None = None, num
 
     path = Path(model)
     if path.is_dir():
+        if overrides:
+            raise ValueError(f"--set model.* applies to a verifier by name, not to the saved model {model}")
         return load_verifier(path / "best" if (path / "best").is_dir() else path)
     names = registry.names("verifier")
     if model not in names:
         raise ValueError(f"--model {model!r} is neither a saved model folder nor a verifier ({', '.join(names)})")
-    return registry.build("verifier", {**(overrides or {}), "name": model, "num_labels": num_labels})
+    return registry.build("verifier", {"num_labels": num_labels, **(overrides or {}), "name": model})
 
 
 class Checker:
@@ -260,20 +287,24 @@ class Checker:
                 )
             )
         if self.nlp is not None:
-            self._aspects([r for r in out if r.evidence], {p.id: p for p in pairs})
+            self._aspects([(r, p) for r, p in zip(out, pairs, strict=True) if r.evidence])
+        for r in out:
+            r.explanation = explain(r)
         return out
 
-    def _aspects(self, results: list[CheckResult], pairs: dict[str, Pair]) -> None:
+    def _aspects(self, checked: list[tuple[CheckResult, Pair]]) -> None:
         """Each result's 5W aspects, each scored by taking it out of the claim (same evidence, same verifier)."""
         from claimforge.nlp.aspects import aspects as claim_aspects
 
-        docs = self.nlp.parse([r.claim for r in results])
+        if not checked:
+            return
+        docs = self.nlp.parse([r.claim for r, _ in checked])
         todo: list[tuple[CheckResult, Any, Pair]] = []
-        for r, doc in zip(results, docs, strict=True):
+        for (r, pair), doc in zip(checked, docs, strict=True):
             for a in claim_aspects(doc):
                 without = a.without(r.claim)
                 if without != r.claim:
-                    todo.append((r, a, Pair(id=f"{r.id}-{a.kind}", claim=without, evidence=pairs[r.id].evidence)))
+                    todo.append((r, a, Pair(id=f"{r.id}-{a.kind}", claim=without, evidence=pair.evidence)))
         if not todo:
             return
         labels = [lab.value for lab in self.verifier.labels]
@@ -302,13 +333,15 @@ class Checker:
                     status=status,
                 )
             )
-        for r in results:  # the one aspect that decides a REFUTED or NOT_ENOUGH_INFO verdict, if one does
-            if r.label != sup and r.aspects:
-                top = max(r.aspects, key=lambda x: x.change)
-                if top.change >= ASPECT_CHANGE:
-                    top.status = "refuted" if r.label == ref else "not enough info"
-        for r in results:
-            r.explanation = explain(r)
+        for r, _ in checked:  # the one aspect that decides a REFUTED or NOT_ENOUGH_INFO verdict, if one does
+            if r.label == sup or not r.aspects:
+                continue
+            ranked = sorted(r.aspects, key=lambda x: -x.change)
+            top = ranked[0]
+            flips = max(top.probabilities_without, key=lambda k: top.probabilities_without[k]) != r.label
+            tie = len(ranked) > 1 and ranked[1].change >= top.change - 1e-3
+            if top.change >= ASPECT_CHANGE and flips and not tie:
+                top.status = "refuted" if r.label == ref else "not enough info"
 
 
 def explain(r: CheckResult) -> str:
@@ -332,14 +365,9 @@ def explain(r: CheckResult) -> str:
     return text
 
 
-def corpus_retriever(corpus: Path, spec: dict[str, Any] | str, progress: Any = None) -> Any:
-    """A retriever over the documents of ``corpus`` (a file or folder ``read_corpus`` reads); its index is built
-    once and reused (keyed by the corpus' content)."""
-    from claimforge.backends.retrieval import read_corpus
-
-    documents = read_corpus(corpus)
-    if not documents:
-        raise InputError(corpus, None, "the corpus holds no documents")
+def corpus_retriever(documents: Sequence[Any], spec: dict[str, Any] | str, progress: Any = None) -> Any:
+    """A retriever over ``documents`` (``backends.retrieval.read_corpus``); its index is built once and reused
+    (keyed by the corpus' content)."""
     retriever = registry.build("retriever", spec)
-    retriever.index(documents, progress=progress)
+    retriever.index(list(documents), progress=progress)
     return retriever

@@ -129,9 +129,9 @@ def _build(
             f"{manifest['chunks']} chunks computed here; join the shards with: claimforge merge --out OUT SHARD_DIR..."
         )
         return
-    _done(manifest, out)
     if not manifest["counts"]["examples"] and not allow_empty:
         _empty_build(manifest, out)
+    _done(manifest, out)
 
 
 def _empty_build(manifest: dict, out: Path) -> None:
@@ -147,11 +147,12 @@ def _empty_build(manifest: dict, out: Path) -> None:
                 if line.strip():
                     reasons[json.loads(line).get("reason", "?")] += 1
     c = manifest["counts"]
-    why = (
-        "the input held no records"
-        if not c["items_in"]
-        else "reject reasons: " + ", ".join(f"{r} ({n})" for r, n in reasons.most_common(5))
-    )
+    if not c["items_in"]:
+        why = "the input held no records"
+    elif reasons:
+        why = "reject reasons: " + ", ".join(f"{r} ({n})" for r, n in reasons.most_common(5))
+    else:
+        why = f"{c['items_used']} items were used and none gave an example"
     console.print(f"[red]error:[/red] the build made no examples; {why}. (--allow-empty accepts an empty build.)")
     raise typer.Exit(1)
 
@@ -887,9 +888,17 @@ def check(
         if corpus is None and any(not it.evidence for it in items):
             first = next(it for it in items if not it.evidence)
             raise RecipeError(f"{first.where or 'the claim'}: no evidence; give --evidence or --corpus")
+        documents = None
+        if corpus is not None and any(not it.evidence for it in items):  # read (and check) it before any model
+            from claimforge.backends.retrieval import read_corpus
+
+            registry.config("retriever", {"name": retriever})
+            documents = read_corpus(corpus)
+            if not documents:
+                raise RecipeError(f"--corpus {corpus}: no documents in it")
         overrides = {k2: v for k2, v in model_spec.items() if k2 != "name"}
         verifier = load_check_verifier(model, overrides)
-        ret = corpus_retriever(corpus, {"name": retriever}) if corpus is not None else None
+        ret = corpus_retriever(documents, {"name": retriever}) if documents is not None else None
         nlp = registry.build("nlp", {"name": "spacy"}) if aspects else None
         results = Checker(verifier, ret, k=k, unit=unit, nlp=nlp).check(items)
     except (ValueError, OSError, RuntimeError, RegistryError) as e:
@@ -911,13 +920,14 @@ def check(
 
 
 def _print_checks(results: list) -> None:  # type: ignore[type-arg]
+    from rich.markup import escape
     from rich.table import Table
 
     out = Console()
     colour = {"SUPPORTED": "green", "REFUTED": "red", "NOT_ENOUGH_INFO": "yellow"}
     for r in results:
         probs = "  ".join(f"{lab} {p:.2f}" for lab, p in r.probabilities.items())
-        out.print(f"[bold]{r.claim}[/bold]")
+        out.print(f"[bold]{escape(r.claim)}[/bold]")
         out.print(f"  verdict: [bold {colour.get(r.label, 'white')}]{r.label}[/]   ({probs})")
         table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         table.add_column("#", justify="right")
@@ -926,7 +936,7 @@ def _print_checks(results: list) -> None:  # type: ignore[type-arg]
             table.add_column(lab[:3] if lab != "NOT_ENOUGH_INFO" else "NEI", justify="right")
         for n, e in enumerate(r.evidence, 1):
             mark = "*" if e.supports_verdict else ""
-            text = e.text if e.doc_id is None else f"{e.text} [dim]({e.doc_id})[/dim]"
+            text = escape(e.text) if e.doc_id is None else f"{escape(e.text)} [dim]({escape(e.doc_id)})[/dim]"
             table.add_row(f"{n}{mark}", text, *(f"{e.probabilities[lab]:.2f}" for lab in r.probabilities))
         out.print(table)
         out.print("  [dim]* this sentence alone gives the verdict[/dim]")
@@ -938,10 +948,10 @@ def _print_checks(results: list) -> None:  # type: ignore[type-arg]
                 style = {"refuted": "red", "not enough info": "yellow", "supported": "green"}.get(a.status, "dim")
                 short = {"SUPPORTED": "SUP", "REFUTED": "REF"}.get(r.label, "NEI")
                 shown = f"{short} {a.probabilities_without[r.label]:.2f}"
-                at.add_row(a.kind, a.text, a.question, shown, f"[{style}]{a.status}[/]")
+                at.add_row(a.kind, escape(a.text), escape(a.question), shown, f"[{style}]{a.status}[/]")
             out.print(at)
         if r.explanation:
-            out.print(f"  {r.explanation}")
+            out.print(f"  {escape(r.explanation)}")
         out.print()
 
 

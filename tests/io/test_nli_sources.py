@@ -131,12 +131,13 @@ def test_citation_integrity_claims_are_the_citing_sentence_against_the_cited_evi
             "evidence": {"8": [{"sentences": [0], "label": "REFUTE"}]},
             "cited_doc_ids": [8],
         },
-        {"id": 3, "claim": "Unrelated <|cit|>.", "evidence": {}, "cited_doc_ids": [8]},
+        {"id": 3, "claim": "Mice were fed a diet rich in fat <|cit|>.", "evidence": {}, "cited_doc_ids": [8]},
     ]
     claims.write_text("".join(json.dumps(r) + "\n" for r in rows))
     from claimforge.io.nli_sources import citation_integrity
 
-    a, b, c = citation_integrity("ci", claims, corpus)
+    claims.write_text(claims.read_text() + json.dumps({**rows[2], "id": 4, "claim": "Chen et al.. <|cit|>"}) + "\n")
+    a, b, c = citation_integrity("ci", claims, corpus)  # the fragment "Chen et al.." is left out
     assert (a.claim, a.evidence, a.labels) == (
         "Drug X lowers blood pressure.",
         ("Drug X lowers blood pressure.", "It was safe."),
@@ -221,7 +222,7 @@ def test_real_scientific_pairs_are_there(shared_data) -> None:  # type: ignore[n
     from claimforge.io.nli_sources import sci_sources
 
     counts = {name: Counter(p.labels for p in load()) for name, load in sci_sources(shared_data(".")).items()}
-    assert sum(counts["citation_integrity"].values()) == 2138 + 316
-    assert counts["citation_integrity"][(S,)] == 1557
+    assert sum(counts["citation_integrity"].values()) == 2138 + 316 - 3  # 3 fragments ("Chen et al..")
+    assert counts["citation_integrity"][(S,)] == 1556
     ei = counts["evidence_inference"]
     assert ei[(S,)] == ei[(R,)] > 2000 and 0 < ei[(N,)] < ei[(S,)]

@@ -87,4 +87,57 @@ def test_check_marks_the_aspect_whose_removal_undoes_the_verdict(nlp) -> None:  
     assert {s for k, s in status.items() if k != "when:2019"} == {"not decisive"}
     assert "when-aspect ('2019') is false" in r.explanation
     (plain,) = Checker(YearVerifier()).check([item])
-    assert plain.aspects == [] and plain.explanation == ""
+    assert plain.aspects == [] and plain.explanation.startswith("REFUTED (0.90)")
+    # two claims with one id keep their own evidence (aspects are scored per claim, not per id)
+    other = claim_item("Aspirin reduced the risk of stroke in 2019.", ["Nothing about it."])
+    first, second = Checker(YearVerifier(), nlp=nlp).check([item, other])
+    assert first.aspects and [a.claim_without for a in first.aspects] == [a.claim_without for a in second.aspects]
+
+
+class ShrugVerifier:
+    """REFUTED for the full claim; without any part, still REFUTED (just less): nothing decides alone."""
+
+    labels = (Label.SUPPORTED, Label.REFUTED, Label.NOT_ENOUGH_INFO)
+    model_id = "shrug"
+
+    def predict_proba(self, pairs: Sequence[Pair], progress: Any = None) -> np.ndarray:
+        return np.array(
+            [[0.0, 0.95, 0.05] if "2019" in p.claim and "Aspirin" in p.claim else [0.2, 0.7, 0.1] for p in pairs]
+        )
+
+
+def test_an_aspect_decides_only_when_the_claim_without_it_loses_the_verdict(nlp) -> None:  # type: ignore[no-untyped-def]
+    item = claim_item("Aspirin reduced the risk of stroke in 2019.", ["Aspirin reduced stroke risk in 2018."])
+    (r,) = Checker(ShrugVerifier(), nlp=nlp).check([item])
+    assert r.label == "REFUTED" and {a.status for a in r.aspects} == {"not decisive"}
+    assert "no single aspect decides it" in r.explanation
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        # a span never loses "%" or a closing bracket; "by 30%" is a quantity, not an agent
+        ("Mortality was reduced by 30% in treated patients.", {("what", "by 30%"), ("where", "treated patients")}),
+        ("Mortality fell to 12% after treatment.", {("what", "to 12%"), ("when", "treatment")}),
+    ],
+)
+def test_spans_keep_percent_signs_and_quantities_are_not_agents(nlp, claim, expected) -> None:  # type: ignore[no-untyped-def]
+    t = _table(nlp, claim)
+    assert expected <= set(t)
+    assert all(a.kind != "who" or "%" not in a.text for a in t.values())
+    assert t[sorted(expected)[0]].without(claim).count("%") <= claim.count("%")
+
+
+def test_questions_keep_negation_and_tense(nlp) -> None:  # type: ignore[no-untyped-def]
+    t = _table(nlp, "Aspirin did not reduce the risk of stroke in 2019.")
+    assert t[("when", "2019")].question == "When did Aspirin not reduce the risk of stroke?"
+    t = _table(nlp, "Obesity has increased the risk of diabetes.")
+    assert t[("what", "has increased")].question == "What has obesity done?"
+    t = _table(nlp, "Coffee lowers the risk of diabetes.")
+    assert t[("what", "the risk of diabetes")].question == "What does coffee lower?"
+    t = _table(nlp, "There is no association between coffee and cancer.")
+    assert [a.question for a in t.values() if a.role == "patient"] == ["What is there?"]
+
+
+def test_a_sentence_without_a_predicate_has_no_aspects(nlp) -> None:  # type: ignore[no-untyped-def]
+    assert aspects(nlp.parse(["Aspirin."])[0]) == []

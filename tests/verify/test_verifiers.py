@@ -331,3 +331,20 @@ def test_zero_shot_max_aggregation_lets_one_sentence_decide() -> None:
     whole.nli = FakeNLI()
     assert whole.predict_proba(pairs[:1])[0].argmax() == 2
     assert v.model_id.endswith("|max")
+
+
+def test_a_foreign_three_way_head_is_not_mapped_into_two_ways(spec: dict, tmp_path: Path) -> None:
+    """Only a head in claimforge's label order is mapped; another project's 3-way head (an MNLI model orders
+    its rows otherwise) used as 2-way is an error, never a silently untrained head."""
+    import shutil
+
+    if spec["name"] != "cross-encoder":
+        pytest.skip("cross-encoder only")
+    three = registry.build("verifier", spec)
+    three.save(tmp_path / "three")
+    shutil.copytree(tmp_path / "three" / "model", tmp_path / "hf3")  # no verifier.json beside it
+    ours = registry.build("verifier", {**spec, "model": str(tmp_path / "three" / "model"), "num_labels": 2})
+    assert ours.predict_proba(toy_pairs(2)).shape == (2, 2)
+    foreign = registry.build("verifier", {**spec, "model": str(tmp_path / "hf3"), "num_labels": 2})
+    with pytest.raises(ValueError, match="another number of labels than 2"):
+        foreign.predict_proba(toy_pairs(2))

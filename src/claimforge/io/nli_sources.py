@@ -177,9 +177,13 @@ def nli_sources(root: Path) -> dict[str, Callable[[], list[Pair]]]:
 # --- real scientific claim–evidence pairs that are not benchmarks ------------------------------------------
 
 
+CI_MIN_WORDS = 4  # a Citation-Integrity citance with fewer words (of 2+ letters) is a fragment, not a claim
+
+
 def citation_integrity(name: str, claims: Path, corpus: Path) -> list[Pair]:
     """Citation-Integrity citances against the cited paper's evidence sentences (the corpus record of the
-    citance, up to 5 sentences). The citance's own sentence (markers stripped) is the claim. SUPPORT is
+    citance, up to 5 sentences). The citance's own sentence (markers stripped) is the claim; fragments of fewer
+    than ``CI_MIN_WORDS`` words are left out. SUPPORT is
     SUPPORTED; REFUTE and NEI are "not supported" (REFUTED or NOT_ENOUGH_INFO): the dataset's NOT_ACCURATE
     citances mostly claim more than the cited paper shows, which is not a contradiction."""
     from claimforge.io.sentences import load_corpus, split_citance
@@ -200,6 +204,8 @@ def citation_integrity(name: str, claims: Path, corpus: Path) -> list[Pair]:
             raise RecordError(claims, n, f"cited documents {cited} are not in {corpus}")
         sentence = re.sub(r"^[^\w(\[]+", "", split_citance(text)[1])  # ", with …" / "), and …" left by a cut
         sentence = sentence[:1].upper() + sentence[1:]
+        if len(re.findall(r"[A-Za-z]{2,}", sentence)) < CI_MIN_WORDS:
+            continue  # a citance cut to a fragment ("Chen et al..", "Notably, in.", "2012; 380: 1491–7)")
         labels = (Label.SUPPORTED,) if "SUPPORT" in evidence_labels else (Label.REFUTED, Label.NOT_ENOUGH_INFO)
         out.append(
             Pair(

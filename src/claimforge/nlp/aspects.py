@@ -116,9 +116,14 @@ def _span(tok: Any, drop_case: bool = False) -> tuple[int, int]:
     if drop_case:
         while i < tok.i and tok.doc[i].dep_ in ("case", "mark", "fixed", "advmod") and tok.doc[i].head == tok:
             i += 1
-    while j - 1 > i and tok.doc[j - 1].is_punct:
+    while j - 1 > i and _end_punct(tok.doc[j - 1]):
         j -= 1
     return i, j
+
+
+def _end_punct(t: Any) -> bool:
+    """Sentence or clause punctuation a span may end with; never "%" or a closing bracket."""
+    return t.text in (".", ",", ";", ":", "!", "?", "...", "…")
 
 
 def _is_temporal(tok: Any) -> bool:
@@ -128,7 +133,7 @@ def _is_temporal(tok: Any) -> bool:
     cases = {c.lower_ for c in tok.children if c.dep_ in ("case", "mark")}
     if cases & _TIME_CASES and (tok.like_num or tok.lower_ in _TIME_NOUNS or words & _TIME_NOUNS):
         return True
-    if cases & {"during", "since", "until", "till", "throughout"}:
+    if cases & {"during", "since", "until", "till", "throughout", "after", "before"}:  # "after treatment"
         return True
     return bool(tok.ent_type_ in ("DATE", "TIME"))
 
@@ -144,27 +149,27 @@ def _is_cause(tok: Any) -> bool:
     return bool(marks & _CAUSE_CASES)
 
 
+def _is_predicate(t: Any) -> bool:
+    """A verb, an adjective, or a word with a copula: a noun root ("Aspirin.") or a misparse is not."""
+    return t.pos_ in ("VERB", "AUX", "ADJ") or any(c.dep_ == "cop" for c in t.children)
+
+
 def _predicates(doc: Any) -> list[Any]:
     """Root predicates, predicates conjoined with them, and content clauses of reporting predicates."""
     out: list[Any] = []
-    todo = [t for t in doc if t.dep_ == "ROOT"]
+    todo = [t for t in doc if t.dep_ == "ROOT" and _is_predicate(t)]
     while todo:
         p = todo.pop(0)
         if p in out:
             continue
         out.append(p)
-        todo.extend(
-            c
-            for c in p.children
-            if c.dep_ in ("conj", "ccomp", "parataxis")
-            and (c.pos_ in ("VERB", "AUX", "ADJ") or any(g.dep_ == "cop" for g in c.children))
-        )
+        todo.extend(c for c in p.children if c.dep_ in ("conj", "ccomp", "parataxis") and _is_predicate(c))
     return out
 
 
 def _subject(pred: Any) -> Any | None:
     for c in pred.children:
-        if c.dep_ in ("nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl"):
+        if c.dep_ in ("nsubj", "nsubj:pass", "csubj", "csubj:pass"):
             return c
     if pred.dep_ == "conj":  # "X rose and then fell": the first verb's subject
         return _subject(pred.head)
@@ -175,9 +180,12 @@ def _role(tok: Any, pred: Any) -> tuple[str, str] | None:
     dep = tok.dep_
     copular = any(c.dep_ == "cop" for c in pred.children) or pred.pos_ == "ADJ"
     if dep in ("nsubj", "csubj"):
-        return ("what", "patient") if copular else ("who", "agent")
+        existential = any(c.dep_ == "expl" for c in pred.children)  # "There is no association …"
+        return ("what", "patient") if copular or existential else ("who", "agent")
+    quantity = tok.like_num or tok.lower_ in _QUANTITIES or any(c.dep_ == "nummod" for c in tok.children)
     if dep == "obl:agent" or (
         dep == "obl"
+        and not quantity  # "reduced by 30%", "by half": a quantity, not an agent
         and any(c.lower_ == "by" for c in tok.children if c.dep_ == "case")
         and any(c.dep_ == "aux:pass" for c in pred.children)
     ):
@@ -209,7 +217,7 @@ def _verb_form(pred: Any, aux: list[Any], subj: Any | None) -> tuple[str, str]:
     """(auxiliary for the question, the predicate as it follows it): "reduced" → ("did", "reduce")."""
     if aux:
         return aux[0].text.lower(), " ".join([*(a.text for a in aux[1:]), pred.text])
-    lemma = pred.lemma_ or pred.text
+    lemma = _lemma(pred)
     if pred.tag_ in ("VBD", "VBN") or "Past" in pred.morph.get("Tense"):
         return "did", lemma
     plural = subj is not None and (subj.tag_ in ("NNS", "NNPS") or "Plur" in subj.morph.get("Number"))
@@ -228,7 +236,7 @@ def _clause(pred: Any, predicates: list[Any]) -> list[Any]:
         for t in p.subtree
     }
     toks = [t for t in pred.subtree if t.i not in nested or t == pred]
-    while toks and toks[-1].is_punct:
+    while toks and _end_punct(toks[-1]):
         toks.pop()
     while toks and toks[0].dep_ in ("cc", "mark") and toks[0].head == pred:  # "and", "that"
         toks.pop(0)
@@ -249,25 +257,32 @@ def _lower_first(tokens: list[Any]) -> str:
 
 def _question(kind: str, tok: Any, pred: Any, predicates: list[Any]) -> str:
     """A wh-question about the aspect headed by ``tok``: its span taken out of the predicate's clause."""
+    doc = pred.doc
     clause = _clause(pred, predicates)
     skip = set(range(*_span(tok))) if tok != pred else set()
-    subj = _subject(pred)
-    subj_idx = set(range(*_span(subj))) if subj is not None and subj.head == pred else set()
+    subj = _subject(pred)  # a conjoined verb's subject is the first verb's
+    subj_idx = set(range(*_span(subj))) if subj is not None else set()
+    own_subject = subj is not None and subj.head == pred
     # modifiers before the subject ("In mice, …") go to the end of the question
-    first = min(subj_idx) if subj_idx else pred.i
-    fronted = [t for t in clause if t.i < first and t.i not in skip and not t.is_punct]
+    first = min(subj_idx) if own_subject else pred.i
+    fronted = [
+        t for t in clause if t.i < first and t.i not in skip and not t.is_punct and t.dep_ != "expl" and t != pred
+    ]
     body = [t for t in clause if t.i >= first]
     tail = _lower_first(fronted)
-    if tok == subj and subj is not None and subj.head == pred:
+    negation = [c.text for c in pred.children if c.lower_ in _NEGATIONS and c.i < pred.i]
+    existential = any(c.dep_ == "expl" for c in pred.children)
+    if tok == subj and own_subject:
+        if existential:  # "There is no association between X and Y" -> "What is there between X and Y?"
+            rest = [t for t in body if t.i not in skip and t.i > max(subj_idx)]
+            return " ".join(x for x in ("What", pred.text, "there", _text(rest), tail) if x) + "?"
         # a subject question: the subject replaced, no inversion ("What reduced the risk of stroke?")
         rest = [t for t in body if t.i not in skip]
         words = _text(rest)
         if pred.tag_ == "VBP" and rest and rest[0] == pred:  # "What increases", not "What increase"
-            from lemminflect import getInflection
-
-            third = getInflection(pred.lemma_ or pred.text, "VBZ")
+            third = _inflect(pred, "VBZ")
             if third:
-                words = third[0] + words[len(pred.text) :]
+                words = third + words[len(pred.text) :]
         wh = "Who" if kind == "who" and _personal(tok) else "What"
         return " ".join(x for x in (wh, words, tail) if x) + "?"
     aux = sorted(
@@ -275,7 +290,7 @@ def _question(kind: str, tok: Any, pred: Any, predicates: list[Any]) -> str:
         key=lambda t: t.i,
     )
     copular = any(c.dep_ == "cop" for c in pred.children)
-    subj_text = _lower_first([t for t in clause if t.i in subj_idx])
+    subj_text = _lower_first([doc[i] for i in sorted(subj_idx)])
     if tok == pred:
         if not subj_text:
             return "What happened?"
@@ -284,16 +299,35 @@ def _question(kind: str, tok: Any, pred: Any, predicates: list[Any]) -> str:
         if any(c.dep_ == "aux:pass" for c in pred.children):
             return f"What happened to {subj_text}?"
         helper, _ = _verb_form(pred, aux, subj)
-        return f"What {helper} {subj_text} do?"
+        do = {"has": "done", "have": "done", "had": "done", "is": "doing", "are": "doing", "was": "doing"}
+        return f"What {helper} {subj_text} {do.get(helper, 'doing' if helper == 'were' else 'do')}?"
     helper, verb = _verb_form(pred, aux, subj)
     gone = skip | subj_idx | {t.i for t in aux} | {pred.i}
     after = [t for t in body if t.i > pred.i and t.i not in gone]
-    if copular:  # "Why is vitamin D effective?": the copula moves, the predicate stays
-        helper, verb = aux[0].text.lower(), pred.text
+    if copular:  # "Why is vitamin D (not) effective?": the copula moves, the predicate's phrase stays
+        a, _ = _predicate_span(pred)
+        phrase = [t for t in doc[a : pred.i + 1] if t.i not in gone | skip and t.lower_ not in _NEGATIONS]
+        helper, verb = aux[0].text.lower(), _text([*phrase, pred] if pred not in phrase else phrase)
     wh = {"who": "Who", "what": "What", "when": "When", "where": "Where", "why": "Why"}[kind]
     if kind == "who" and tok.dep_ != "nsubj":
         wh = "By whom"
-    return " ".join(x for x in (wh, helper, subj_text, verb, _text(after), tail) if x) + "?"
+    parts = (wh, helper, "there" if existential else subj_text, " ".join(negation), verb, _text(after), tail)
+    return " ".join(x for x in parts if x) + "?"
+
+
+def _inflect(tok: Any, tag: str) -> str | None:
+    from lemminflect import getInflection
+
+    forms = getInflection(_lemma(tok), tag)
+    return forms[0] if forms else None
+
+
+def _lemma(tok: Any) -> str:
+    """The verb's lemma by lemminflect (the parser's lemmatiser makes "lowere" of "lowers"), else the parser's."""
+    from lemminflect import getLemma
+
+    lemmas = getLemma(tok.text, upos="VERB") if tok.pos_ in ("VERB", "AUX") else ()
+    return (lemmas[0] if lemmas else tok.lemma_ or tok.text).lower() if tok.text[:1].islower() else tok.lemma_
 
 
 def _personal(tok: Any) -> bool:
@@ -363,6 +397,7 @@ _LIGHT_VERBS = frozenset(
         "result",
     ]
 )
+_INTRANSITIVE = {"affected": "changed", "affects": "changes", "affect": "change", "affecting": "changing"}
 _NEUTRAL_VERB = {
     "VBD": "affected",
     "VBN": "affected",
@@ -374,6 +409,7 @@ _NEUTRAL_VERB = {
 
 
 _NEGATIONS = frozenset(("not", "n't", "never", "no"))
+_QUANTITIES = frozenset(("%", "percent", "half", "third", "quarter", "fold", "times", "twice", "mg", "ml"))
 _COMPARATIVES = frozenset(
     ("higher", "lower", "greater", "smaller", "larger", "more", "less", "fewer", "better", "worse")
 )
@@ -408,7 +444,7 @@ def _predicate_span(pred: Any) -> tuple[int, int]:
             i -= 1
         else:
             break
-    while j - 1 > i and doc[j - 1].is_punct:
+    while j - 1 > i and _end_punct(doc[j - 1]):
         j -= 1
     return i, j
 
@@ -429,8 +465,14 @@ def _placeholder(tok: Any, pred: Any, role: str, cut: Any) -> str:
             head = "relevant" if pred.pos_ == "ADJ" else "something"
         elif kept:
             head = "affected" if pred.tag_ in ("VBN", "VBD") else "affect"  # after "does", "was", "has"
+            if not any(c.dep_ in ("obj", "ccomp", "xcomp") for c in pred.children) and "aux:pass" not in {
+                c.dep_ for c in pred.children
+            }:
+                head = _INTRANSITIVE[head]
         else:
             head = _NEUTRAL_VERB.get(pred.tag_, "affects" if "3" in pred.morph.get("Person") else "affected")
+            if not any(c.dep_ in ("obj", "ccomp", "xcomp") for c in pred.children):  # "Mortality fell" -> changed
+                head = _INTRANSITIVE[head]
         return " ".join([*kept, head])
     plural = tok.dep_.startswith("nsubj") and (tok.tag_ in ("NNS", "NNPS") or "Plur" in tok.morph.get("Number"))
     word = ("some people" if plural else "someone") if _personal(tok) else ("some things" if plural else "something")

@@ -34,6 +34,19 @@ class CrossEncoderConfig(VerifierConfig):
     threads: int | None = None
 
 
+def _claimforge_order(model_dir: Path) -> bool:
+    """Whether a 3-way head is in claimforge's label order (SUPPORTED, REFUTED, NOT_ENOUGH_INFO): the judge or a
+    model saved by claimforge (a ``verifier.json`` beside ``model/``). An MNLI head of another project orders its
+    rows otherwise (e.g. contradiction, entailment, neutral) and is not mapped."""
+    import json
+
+    spec = model_dir.parent / "verifier.json"
+    try:
+        return model_dir.name == MODEL_DIR and json.loads(spec.read_text(encoding="utf-8")).get("num_labels") == 3
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def _hf_env() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -57,6 +70,7 @@ class CrossEncoderVerifier(TorchVerifier):
         self._tokenizer: Any = None
         self._embedder: Any = None
         self._evidence: dict[tuple[str, tuple[str, ...]], str] = {}
+        self._missing: list[str] = []
         if config.threads:
             import torch
 
@@ -93,7 +107,8 @@ class CrossEncoderVerifier(TorchVerifier):
         self._apply_freezing()
         mismatched = info.get("mismatched_keys", [])
         mapped = self._two_way_head(Path(resolved), mismatched) if mismatched else set()
-        return [*info.get("missing_keys", []), *[m[0] for m in mismatched if m[0] not in mapped]]
+        self._missing = list(info.get("missing_keys", []))
+        return [*self._missing, *[m[0] for m in mismatched if m[0] not in mapped]]
 
     def _two_way_head(self, source: Path, mismatched: list[tuple[str, Any, Any]]) -> set[str]:
         """A 3-way head (SUPPORTED, REFUTED, NOT_ENOUGH_INFO, e.g. the judge's) loaded into a 2-way verifier is
@@ -104,7 +119,7 @@ class CrossEncoderVerifier(TorchVerifier):
 
         weights = source / "model.safetensors"
         head = {k for k, old, new in mismatched if tuple(old)[:1] == (3,) and tuple(new)[:1] == (2,)}
-        if self.config.num_labels != 2 or not head or not weights.is_file():
+        if self.config.num_labels != 2 or not head or not weights.is_file() or not _claimforge_order(source):
             return set()
         params = dict(self._module.named_parameters())
         with safe_open(str(weights), framework="pt") as f:
@@ -131,16 +146,27 @@ class CrossEncoderVerifier(TorchVerifier):
                 for p in layer.parameters():
                     p.requires_grad_(False)
 
+    def _lazy_load(self) -> None:
+        """Load ``config.model`` on first use: a bare encoder gets a new head; a head of another size is mapped
+        (a claimforge 3-way head into 2 ways) or an error (it would silently become an untrained head)."""
+        fresh = self._load(self.config.model, ignore_mismatch=True)
+        head = set(fresh) - set(self._missing)
+        if head:
+            raise ValueError(
+                f"{self.config.model}: its classifier has another number of labels than {self.config.num_labels} "
+                f"({sorted(head)[:2]}); train from it with --init, or set num_labels to match"
+            )
+
     @property
     def module(self) -> Any:
         if self._module is None:
-            self._load(self.config.model, ignore_mismatch=True)  # another head size: mapped or new
+            self._lazy_load()
         return self._module
 
     @property
     def tokenizer(self) -> Any:
         if self._tokenizer is None:
-            self._load(self.config.model, ignore_mismatch=True)
+            self._lazy_load()
         return self._tokenizer
 
     def load_pretrained(self, strict: bool = True) -> None:
