@@ -82,7 +82,9 @@ def test_skip_bad_turns_malformed_lines_into_rejects(tmp_path: Path) -> None:
     src = _medmcqa(tmp_path / "mm.jsonl", bad_line=True)
     out = tmp_path / "o"
     res = build(f"medmcqa:{src}", out, "--skip-bad", sets=("embedder.name=hashing",))
-    assert res.exit_code == 0, res.output
+    # every item is rejected: a failed build that names the reasons (issue 16), its files still written
+    assert res.exit_code == 1, res.output
+    assert "no_explanation (4), malformed_record (1)" in " ".join(res.output.split())
     rejects = lines(out / "rejects.jsonl")
     reasons = sorted(r["reason"] for r in rejects if r["scope"] == "item")
     # this MedMCQA copy has no explanations: every good item is rejected for that, the bad line as malformed
