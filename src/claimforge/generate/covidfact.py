@@ -121,7 +121,7 @@ class CovidFactConfig(LabelCheckConfig):
     min_word_frequency: float = Field(1e-6, ge=0, le=1)
     gate: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_JUDGE))
     gate_against: Literal["claim", "evidence", "both"] = "both"
-    min_contradiction: float = Field(0.75, ge=0, le=1)
+    min_contradiction: float = Field(0.70, ge=0, le=1)
     max_counter_claims: int = Field(3, ge=1)
     # A counter-claim is false because its evidence supports the original claim: with the label check on, keep a
     # claim's REFUTED and NOT_ENOUGH_INFO examples only when the judge confirmed its SUPPORTED example (blind

@@ -118,7 +118,7 @@ class LLMNegatorConfig(ComponentConfig):
     examples: str | None = None  # JSONL of {"claim", "negation"}; default: the shipped 8
     k: int = Field(8, ge=0)  # the paper: 8
     nli: dict[str, Any] | None = {"name": "embedded", "runtime": "onnx"}  # None: no gate
-    min_contradiction: float = Field(0.75, ge=0, le=1)
+    min_contradiction: float = Field(0.70, ge=0, le=1)
 
 
 class LLMNegator:

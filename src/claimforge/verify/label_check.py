@@ -26,16 +26,17 @@ DEFAULT_JUDGE: dict[str, Any] = {"name": "embedded", "runtime": "onnx"}  # ONNX 
 
 
 class Thresholds(BaseModel):
-    """The judge's gates. The defaults are the embedded judge's, calibrated for precision ≥ 0.85 on its dev
-    split (general NLI, scientific minimal pairs, Multi2Claim SciQ pairs; 2026-11-25); held-out precision /
-    recall: SUPPORTED 0.904 / 0.554, REFUTED 0.865 / 0.414, NOT_ENOUGH_INFO 0.848 / 0.632 (docs/models/nli.md)."""
+    """The judge's gates. The defaults are the embedded judge's (version 3), calibrated for precision ≥ 0.85 on
+    its dev split (general NLI, scientific minimal pairs, Multi2Claim SciQ pairs, Citation-Integrity and Evidence
+    Inference; 2026-11-26); held-out precision / recall: SUPPORTED 0.902 / 0.606, REFUTED 0.850 / 0.518,
+    NOT_ENOUGH_INFO 0.873 / 0.584 (docs/models/nli.md)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    entailment: float = Field(default=0.85, ge=0, le=1)
-    contradiction: float = Field(default=0.75, ge=0, le=1)
-    nei_entailment: float = Field(default=0.10, ge=0, le=1)
-    nei_contradiction: float = Field(default=0.30, ge=0, le=1)
+    entailment: float = Field(default=0.75, ge=0, le=1)
+    contradiction: float = Field(default=0.70, ge=0, le=1)
+    nei_entailment: float = Field(default=0.05, ge=0, le=1)
+    nei_contradiction: float = Field(default=0.45, ge=0, le=1)
 
 
 @dataclass(frozen=True)
