@@ -333,13 +333,12 @@ def test_zero_shot_max_aggregation_lets_one_sentence_decide() -> None:
     assert v.model_id.endswith("|max")
 
 
-def test_a_foreign_three_way_head_is_not_mapped_into_two_ways(spec: dict, tmp_path: Path) -> None:
+def test_a_foreign_three_way_head_is_not_mapped_into_two_ways(tiny_bert: Path, tmp_path: Path) -> None:
     """Only a head in claimforge's label order is mapped; another project's 3-way head (an MNLI model orders
     its rows otherwise) used as 2-way is an error, never a silently untrained head."""
     import shutil
 
-    if spec["name"] != "cross-encoder":
-        pytest.skip("cross-encoder only")
+    spec = specs(tiny_bert)["cross-encoder"]
     three = registry.build("verifier", spec)
     three.save(tmp_path / "three")
     shutil.copytree(tmp_path / "three" / "model", tmp_path / "hf3")  # no verifier.json beside it
