@@ -327,24 +327,16 @@ def evidence_inference(name: str, annotations: Path, prompts: Path) -> list[Pair
             others = [d for d in (1, -1, 0) if d != direction]
             wrong = _ei_claim(others[h(pid, "r") % 2], ico, h(pid, "rt"))
             src = f"{annotations}:prompt {pid}"
-            out.append(
-                Pair(
-                    id=f"{name}:{article}:{len(out)}",
-                    claim=claim,
-                    evidence=(span,),
-                    labels=(Label.SUPPORTED,),
-                    source=src,
+
+            def add(text: str, evidence: str, label: Label, article: str = article, src: str = src) -> None:
+                out.append(
+                    Pair(
+                        id=f"{name}:{article}:{len(out)}", claim=text, evidence=(evidence,), labels=(label,), source=src
+                    )
                 )
-            )
-            out.append(
-                Pair(
-                    id=f"{name}:{article}:{len(out)}",
-                    claim=wrong,
-                    evidence=(span,),
-                    labels=(Label.REFUTED,),
-                    source=src,
-                )
-            )
+
+            add(claim, span, Label.SUPPORTED)
+            add(wrong, span, Label.REFUTED)
             outcome = content(ico["O"])
             unrelated = [
                 s
@@ -354,15 +346,7 @@ def evidence_inference(name: str, annotations: Path, prompts: Path) -> list[Pair
                 if outcome and not outcome & content(s)
             ]
             if unrelated:
-                out.append(
-                    Pair(
-                        id=f"{name}:{article}:{len(out)}",
-                        claim=claim,
-                        evidence=(unrelated[h(pid, "n") % len(unrelated)],),
-                        labels=(Label.NOT_ENOUGH_INFO,),
-                        source=src,
-                    )
-                )
+                add(claim, unrelated[h(pid, "n") % len(unrelated)], Label.NOT_ENOUGH_INFO)
     return out
 
 
