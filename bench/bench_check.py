@@ -36,7 +36,8 @@ def _child(args: argparse.Namespace) -> dict:
     from claimforge.check import Checker, CheckItem, load_check_verifier
     from claimforge.io.benchmarks import load_task
 
-    pairs = [p for p in load_task({"name": "scifact", "path": str(args.data / "scifact")}).load("dev") if p.evidence]
+    os.environ["CLAIMFORGE_DATA"] = str(args.data)
+    pairs = [p for p in load_task({"name": "scifact"}).load("dev") if p.evidence]
     items = [CheckItem(p.id, p.claim, p.evidence) for p in pairs]
     t = time.perf_counter()
     checker = Checker(load_check_verifier(args.model))
