@@ -17,8 +17,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from claimforge.io.rows import InputError, read_text
 from claimforge.io.sentences import split_text
 from claimforge.records import Label, Pair
@@ -241,14 +239,22 @@ class Checker:
             sources.append(src)
             pairs.append(Pair(id=it.id, claim=it.claim, evidence=tuple(s for s, _, _ in src)))
         labels = [lab.value for lab in self.verifier.labels]
+        # one verifier call: each claim with all its evidence, then each sentence alone (a one-sentence evidence's
+        # "alone" score is its whole score, not computed twice)
         with_evidence = [p for p in pairs if p.evidence]
-        whole = self.verifier.predict_proba(with_evidence, progress=progress) if with_evidence else None
         alone_pairs = [
-            Pair(id=f"{p.id}#{j}", claim=p.claim, evidence=(s,)) for p in pairs for j, s in enumerate(p.evidence)
+            Pair(id=f"{p.id}#{j}", claim=p.claim, evidence=(s,))
+            for p in with_evidence
+            if len(p.evidence) > 1
+            for j, s in enumerate(p.evidence)
         ]
-        alone = self.verifier.predict_proba(alone_pairs) if alone_pairs else np.zeros((0, len(labels)))
+        scores = (
+            self.verifier.predict_proba([*with_evidence, *alone_pairs], progress=progress) if with_evidence else None
+        )
+        whole = scores[: len(with_evidence)] if scores is not None else None
+        alone_rows = iter(scores[len(with_evidence) :] if scores is not None else ())
         out: list[CheckResult] = []
-        w = a = 0
+        w = 0
         for it, pair, src in zip(items, pairs, sources, strict=True):
             if not pair.evidence:  # the corpus held nothing for it
                 probs = {lab: (1.0 if lab == Label.NOT_ENOUGH_INFO.value else 0.0) for lab in labels}
@@ -262,7 +268,8 @@ class Checker:
             w += 1
             verdict = labels[int(row.argmax())]
             scored = []
-            for (text, doc_id, rscore), p in zip(src, alone[a : a + len(src)], strict=True):
+            alone = [row] if len(src) == 1 else [next(alone_rows) for _ in src]
+            for (text, doc_id, rscore), p in zip(src, alone, strict=True):
                 scored.append(
                     EvidenceScore(
                         text=text,
@@ -272,7 +279,6 @@ class Checker:
                         retrieval_score=rscore,
                     )
                 )
-            a += len(src)
             if verdict != Label.NOT_ENOUGH_INFO.value:  # the sentences that carry the verdict first
                 scored.sort(key=lambda e: -e.probabilities[verdict])
             out.append(
