@@ -62,6 +62,12 @@ class AspectVerdict:
     probabilities_without: dict[str, float]
     change: float  # without it: P(SUPPORTED) gained + (REFUTED verdicts) P(REFUTED) lost
     status: str  # supported / refuted / not enough info (the one deciding aspect) / not decisive
+    # QA validation (with a reader): the evidence's answer to ``question`` and whether it agrees with ``text``
+    answer: str = ""
+    answer_score: float = 0.0
+    answer_sentence: str = ""
+    answer_match: float = 0.0  # token F1 of the evidence's answer against the claim's span
+    qa_status: str = ""  # supported / refuted / not enough info ("" without a reader)
 
 
 @dataclass
@@ -206,9 +212,18 @@ class Checker:
     """Checks claims with one verifier, loaded once; with a corpus, retrieves each claim's evidence first."""
 
     def __init__(
-        self, verifier: Any, retriever: Any = None, k: int = 5, unit: str = "sentence", nlp: Any = None
+        self,
+        verifier: Any,
+        retriever: Any = None,
+        k: int = 5,
+        unit: str = "sentence",
+        nlp: Any = None,
+        qa: Any = None,
+        judge: Any = None,
     ) -> None:
-        """``nlp``: a parser (the ``nlp`` registry) for the 5W aspects; None: no aspect table."""
+        """``nlp``: a parser (the ``nlp`` registry) for the 5W aspects; None: no aspect table. ``qa``: an extractive
+        reader (the ``qa`` registry) that answers each aspect's question from the evidence, ``judge`` the NLI
+        model that compares differing answers (default: the verifier)."""
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
         self.verifier = verifier
@@ -216,6 +231,8 @@ class Checker:
         self.k = k
         self.unit = unit
         self.nlp = nlp
+        self.qa = qa
+        self.judge = judge
 
     def check(self, items: Sequence[CheckItem], progress: Any = None) -> list[CheckResult]:
         items = list(items)
@@ -305,18 +322,30 @@ class Checker:
         if not checked:
             return
         docs = self.nlp.parse([r.claim for r, _ in checked])
-        todo: list[tuple[CheckResult, Any, Pair]] = []
-        for (r, pair), doc in zip(checked, docs, strict=True):
-            for a in claim_aspects(doc):
+        found = [claim_aspects(doc) for doc in docs]
+        validated: list[list[Any]] = [[None] * len(own) for own in found]
+        if self.qa is not None:
+            from claimforge.verify.aspect_qa import validate_aspects
+
+            validated = validate_aspects(
+                [r.claim for r, _ in checked],
+                found,
+                [p.evidence for _, p in checked],
+                self.qa,
+                self.judge if self.judge is not None else self.verifier,
+            )
+        todo: list[tuple[CheckResult, Any, Pair, Any]] = []
+        for (r, pair), own, answers in zip(checked, found, validated, strict=True):
+            for a, qa_answer in zip(own, answers, strict=True):
                 without = a.without(r.claim)
                 if without != r.claim:
-                    todo.append((r, a, Pair(id=f"{r.id}-{a.kind}", claim=without, evidence=pair.evidence)))
+                    todo.append((r, a, Pair(id=f"{r.id}-{a.kind}", claim=without, evidence=pair.evidence), qa_answer))
         if not todo:
             return
         labels = [lab.value for lab in self.verifier.labels]
-        probs = self.verifier.predict_proba([p for _, _, p in todo])
+        probs = self.verifier.predict_proba([p for _, _, p, _ in todo])
         sup, ref = Label.SUPPORTED.value, Label.REFUTED.value
-        for (r, a, pair), row in zip(todo, probs, strict=True):
+        for (r, a, pair, qa_answer), row in zip(todo, probs, strict=True):
             q = {lab: round(float(x), 4) for lab, x in zip(labels, row, strict=True)}
             # how far taking the aspect out moves the claim towards SUPPORTED: for REFUTED, the contradiction
             # that goes plus the support that comes (a vaguer claim loses its contradiction too, but only taking
@@ -337,10 +366,17 @@ class Checker:
                     probabilities_without=q,
                     change=round(change, 4),
                     status=status,
+                    **(_qa_fields(qa_answer) if qa_answer is not None else {}),
                 )
             )
         for r, _ in checked:  # the one aspect that decides a REFUTED or NOT_ENOUGH_INFO verdict, if one does
             if r.label == sup or not r.aspects:
+                continue
+            # a REFUTED claim's false part: among the aspects whose answer the evidence contradicts, the one whose
+            # removal moves the claim most; without such an answer, the occlusion rule below
+            contradicted = [a for a in r.aspects if a.qa_status == "refuted"]
+            if r.label == ref and contradicted:
+                max(contradicted, key=lambda x: x.change).status = "refuted"
                 continue
             ranked = sorted(r.aspects, key=lambda x: -x.change)
             top = ranked[0]
@@ -348,6 +384,17 @@ class Checker:
             tie = len(ranked) > 1 and ranked[1].change >= top.change - 1e-3
             if top.change >= ASPECT_CHANGE and flips and not tie:
                 top.status = "refuted" if r.label == ref else "not enough info"
+
+
+def _qa_fields(v: Any) -> dict[str, Any]:
+    """``AspectVerdict`` fields from a ``verify.aspect_qa.AspectAnswer``."""
+    return {
+        "answer": v.answer,
+        "answer_score": round(v.answer_score, 4),
+        "answer_sentence": v.sentence,
+        "answer_match": v.match,
+        "qa_status": v.status,
+    }
 
 
 def explain(r: CheckResult) -> str:
@@ -359,10 +406,13 @@ def explain(r: CheckResult) -> str:
         a = max(deciding, key=lambda x: x.change)
         what = "false" if a.status == "refuted" else "not covered by the evidence"
         prob = Label.REFUTED.value if a.status == "refuted" else Label.SUPPORTED.value
-        text += (
-            f": the claim's {a.kind}-aspect ({a.text!r}) is {what}; without it, P({prob}) goes from "
-            f"{r.probabilities[prob]:.2f} to {a.probabilities_without[prob]:.2f}"
-        )
+        text += f": the claim's {a.kind}-aspect ({a.text!r}) is {what}"
+        if a.qa_status == "refuted" and a.answer:
+            text += f"; the evidence says {a.answer!r}"
+        else:
+            text += (
+                f"; without it, P({prob}) goes from {r.probabilities[prob]:.2f} to {a.probabilities_without[prob]:.2f}"
+            )
     elif r.label != Label.SUPPORTED.value and r.aspects:
         text += ": no single aspect decides it"
     best = next((e for e in r.evidence if e.supports_verdict), None)

@@ -843,6 +843,12 @@ def check(
     aspects: Annotated[
         bool, typer.Option(help="explain the verdict by the claim's 5W aspects (who, what, when, where, why)")
     ] = True,
+    qa: Annotated[
+        str,
+        typer.Option(
+            help="answer each aspect's question from the evidence: embedded, none, or a QA model's path / HF name"
+        ),
+    ] = "embedded",
     as_json: Annotated[bool, typer.Option("--json", help="print JSON instead of a table")] = False,
     set_: Annotated[list[str], typer.Option("--set", help="model.KEY=V for a verifier by name")] = [],  # noqa: B006
 ) -> None:
@@ -900,7 +906,12 @@ def check(
         verifier = load_check_verifier(model, overrides)
         ret = corpus_retriever(documents, {"name": retriever}) if documents is not None else None
         nlp = registry.build("nlp", {"name": "spacy"}) if aspects else None
-        results = Checker(verifier, ret, k=k, unit=unit, nlp=nlp).check(items)
+        reader = judge = None
+        if aspects and qa != "none":
+            reader = registry.build("qa", {"name": "embedded"} if qa == "embedded" else {"name": "hf", "model": qa})
+            if len(verifier.labels) != 3:  # differing answers need a 3-way judge
+                judge = registry.build("nli", {"name": "embedded"})
+        results = Checker(verifier, ret, k=k, unit=unit, nlp=nlp, qa=reader, judge=judge).check(items)
     except (ValueError, OSError, RuntimeError, RegistryError) as e:
         _fail(str(e) if isinstance(e, (ValueError, RegistryError)) else f"{type(e).__name__}: {e}")
         return
@@ -942,13 +953,21 @@ def _print_checks(results: list) -> None:  # type: ignore[type-arg]
         out.print("  [dim]* this sentence alone gives the verdict[/dim]")
         if r.aspects:
             at = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
-            for col in ("aspect", "claim part", "question", "without it", "status"):
+            with_qa = any(a.qa_status for a in r.aspects)
+            cols = ("aspect", "claim part", "question", *(("evidence answer", "QA") if with_qa else ()))
+            for col in (*cols, "without it", "status"):
                 at.add_column(col, overflow="fold")
+            styles = {"refuted": "red", "not enough info": "yellow", "supported": "green"}
             for a in r.aspects:
-                style = {"refuted": "red", "not enough info": "yellow", "supported": "green"}.get(a.status, "dim")
                 short = {"SUPPORTED": "SUP", "REFUTED": "REF"}.get(r.label, "NEI")
                 shown = f"{short} {a.probabilities_without[r.label]:.2f}"
-                at.add_row(a.kind, escape(a.text), escape(a.question), shown, f"[{style}]{a.status}[/]")
+                qa_cells = (
+                    (escape(a.answer) or "[dim]-[/dim]", f"[{styles.get(a.qa_status, 'dim')}]{a.qa_status}[/]")
+                    if with_qa
+                    else ()
+                )
+                status = f"[{styles.get(a.status, 'dim')}]{a.status}[/]"
+                at.add_row(a.kind, escape(a.text), escape(a.question), *qa_cells, shown, status)
             out.print(at)
         if r.explanation:
             out.print(f"  {escape(r.explanation)}")

@@ -33,6 +33,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "llm": ("claimforge.backends.llm",),
     "fillmask": ("claimforge.backends.fillmask", "claimforge.generate.kb_fill"),
     "retriever": ("claimforge.backends.retrieval",),
+    "qa": ("claimforge.backends.qa",),
     "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
     "pipeline": (
         "claimforge.generate.multi2claim",
@@ -58,6 +59,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
         "claimforge.verify.zeroshot",
         "claimforge.verify.llm_judge",
         "claimforge.verify.paper_retrieval",
+        "claimforge.verify.aspect_qa",
     ),
     "nli": ("claimforge.verify.nli",),
 }
