@@ -343,7 +343,9 @@ def _write(
         manifest["replaced_build"] = {k: target.replaced.get(k) for k in ("pipeline", "started", "command")}
     manifest = redact_tree(manifest)
     title = f"{setup.spec['name']} dataset"
-    stats = write_report(out, title, result.examples, result.rejects, result.n_input, manifest)
+    stats = write_report(
+        out, title, result.examples, result.rejects, result.n_input, manifest, len(result.used_item_ids)
+    )
     timings["write"] = time.time() - t0
     timings["total"] = time.time() - started
     manifest["counts"] = {k: stats[k] for k in ("items_in", "items_used", "items_rejected", "examples", "labels")}

@@ -60,10 +60,13 @@ def _setup_env(cache_dir: Path | None, no_cache: bool) -> None:
         os.environ["CLAIMFORGE_NO_CACHE"] = "1"
 
 
-def _parse_input(spec: str) -> tuple[str, str]:
-    """``NAME:PATH`` -> (reader name, path), with an error that lists the reader names."""
+def _parse_input(spec: str, default: str | None = None) -> tuple[str, str]:
+    """``NAME:PATH`` -> (reader name, path), with an error that lists the reader names; a bare existing PATH
+    takes the recipe's reader (``default``)."""
     name, sep, path = spec.partition(":")
     names = registry.names("reader")
+    if default and (not sep or name not in names) and Path(spec).exists():
+        return default, spec
     if not sep or name not in names or not path:
         raise RecipeError(f"--input expects NAME:PATH with NAME one of {', '.join(names)}; got {spec!r}")
     return name, path
@@ -96,8 +99,8 @@ def _build(
     try:
         recipe = load_recipe(recipe_name)
         if input_spec:
-            name, path = _parse_input(input_spec)
             old = recipe.get("reader") or {}
+            name, path = _parse_input(input_spec, old.get("name"))
             # --input replaces the recipe's reader (keeping its options if it is the same reader);
             # --set reader.* then applies on top, like any other override.
             recipe["reader"] = {**(old if old.get("name") == name else {}), "name": name, "path": path}

@@ -400,7 +400,7 @@ def global_phase(
     ordered = [r for _, r in sorted(outcome.rejects, key=lambda kr: kr[0])]
     item_rejects = [r for r in ordered if r.scope == "item"] + [r for r in state.rejects if r.scope == "item"]
     example_rejects = [r for r in ordered if r.scope == "example"] + [r for r in state.rejects if r.scope == "example"]
-    used = {e.source_item_id for e in state.examples}
+    used = {pipeline.item_of(e) for e in state.examples}
     rejected = {r.item_id for r in item_rejects}
     lost: dict[str, list[Reject]] = {}
     for r in example_rejects:

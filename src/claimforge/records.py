@@ -81,8 +81,25 @@ class Provenance(Record):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+class QAPair(Record):
+    """One 5W aspect of a claim as FACTIFY-5WQA gives it: the claim's span, a question whose answer it is, the
+    evidence's answer to that question and the aspect's verdict (supported / refuted / not enough info)."""
+
+    kind: str  # who / what / when / where / why
+    role: str
+    claim_span: str
+    start: int  # character offsets of ``claim_span`` in the claim
+    end: int
+    question: str
+    answer: str  # the evidence's answer ("" when it gives none)
+    answer_score: float
+    evidence_sentence: str
+    verdict: str
+
+
 class Example(Record):
-    """One labelled fact-checking example: a claim, its evidence and the label."""
+    """One labelled fact-checking example: a claim, its evidence and the label; ``qa_pairs`` (the ``factify``
+    pipeline) the claim's 5W question-answer pairs (written only when there are some)."""
 
     id: str
     claim: str
@@ -92,6 +109,7 @@ class Example(Record):
     source_item_id: str
     method: str
     provenance: Provenance
+    qa_pairs: tuple[QAPair, ...] = ()
 
 
 class Pair(Record):

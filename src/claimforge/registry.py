@@ -41,10 +41,12 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
         "claimforge.generate.kbin",
         "claimforge.generate.covidfact",
         "claimforge.generate.sciclaimhunt",
+        "claimforge.generate.factify",
     ),
     "generator": ("claimforge.generate.claimgen", "claimforge.generate.paper_llm"),
     "claim_check": ("claimforge.generate.claim_check",),
     "saliency": ("claimforge.generate.saliency",),
+    "paraphraser": ("claimforge.generate.paraphrase",),
     "negator": (
         "claimforge.generate.kbin",
         "claimforge.generate.edit_negator",

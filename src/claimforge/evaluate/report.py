@@ -16,13 +16,17 @@ from claimforge.records import Example, Label, Reject
 from claimforge.verify.label_check import label_of_reject
 
 
-def dataset_stats(examples: list[Example], rejects: list[Reject], n_input: int) -> dict[str, Any]:
+def dataset_stats(
+    examples: list[Example], rejects: list[Reject], n_input: int, n_used: int | None = None
+) -> dict[str, Any]:
+    """``n_used``: the input records that gave examples, when the pipeline counts them otherwise than by the
+    examples' source items (``Pipeline.item_of``)."""
     labels = Counter(e.label.value for e in examples)
     claim_len = [word_count(e.claim) for e in examples]
     docs = {e.evidence_id: e.evidence for e in examples}
     doc_len = [word_count(d) for d in docs.values()]
     item_rejects = [r for r in rejects if r.scope == "item"]
-    used = len({e.source_item_id for e in examples})
+    used = n_used if n_used is not None else len({e.source_item_id for e in examples})
     per_label = {
         lab.value: {
             "count": labels.get(lab.value, 0),
@@ -170,9 +174,15 @@ def render_report(
 
 
 def write_report(
-    out: Path, title: str, examples: list[Example], rejects: list[Reject], n_input: int, manifest: dict[str, Any]
+    out: Path,
+    title: str,
+    examples: list[Example],
+    rejects: list[Reject],
+    n_input: int,
+    manifest: dict[str, Any],
+    n_used: int | None = None,
 ) -> dict[str, Any]:
-    stats = dataset_stats(examples, rejects, n_input)
+    stats = dataset_stats(examples, rejects, n_input, n_used)
     plot_lengths(out / "lengths.png", examples)
     with atomic_open(out / "report.md") as f:
         f.write(render_report(title, stats, examples, manifest))

@@ -54,7 +54,7 @@ def jsonl_file(path: Path, rows: Iterable[dict[str, Any]]) -> int:
 
 
 def example_row(e: Example) -> dict[str, Any]:
-    return e.model_dump(mode="json")
+    return e.model_dump(mode="json", exclude=None if e.qa_pairs else {"qa_pairs"})
 
 
 def write_examples(out: Path, examples: list[Example]) -> None:
@@ -78,6 +78,10 @@ def write_parquet(path: Path, examples: list[Example]) -> None:
         cols["source_item_id"].append(e.source_item_id)
         cols["method"].append(e.method)
         cols["provenance"].append(json.dumps(e.provenance.model_dump(mode="json"), ensure_ascii=False))
+    if any(e.qa_pairs for e in examples):  # FACTIFY-5WQA's pairs, as JSON (a list per example)
+        cols["qa_pairs"] = [
+            json.dumps([q.model_dump(mode="json") for q in e.qa_pairs], ensure_ascii=False) for e in examples
+        ]
     with atomic_open(path, "wb") as f:
         pq.write_table(pa.table(cols), f)
 

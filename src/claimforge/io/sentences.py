@@ -1030,3 +1030,21 @@ class ClaimforgeDatasetReader(SentenceReader):
 
 
 registry.register("reader", "claimforge-dataset", ClaimforgeDatasetConfig)(ClaimforgeDatasetReader)
+
+
+class ClaimforgeExamplesConfig(ClaimforgeDatasetConfig):
+    labels: tuple[str, ...] = ("SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO")
+    dataset: str = "claimforge-examples"
+
+
+class ClaimforgeExamplesReader(ClaimforgeDatasetReader):
+    """Every example of a built dataset (all labels by default), whole: the item's ``meta["example"]`` is the
+    example itself, for pipelines that add to a dataset (``factify``)."""
+
+    def _convert(self, rec: Any, data: dict[str, Any], item_id: str) -> dict[str, Any]:
+        fields = super()._convert(rec, data, item_id)
+        fields["meta"] = {**fields["meta"], "example": Example.model_validate(data).model_dump(mode="json")}
+        return fields
+
+
+registry.register("reader", "claimforge-examples", ClaimforgeExamplesConfig)(ClaimforgeExamplesReader)
