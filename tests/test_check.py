@@ -149,6 +149,14 @@ def test_check_with_the_embedded_judge_all_three_modes(tmp_path: Path) -> None:
     doc = json.loads(res.output[res.output.index("{") :])
     assert doc["label"] in ("SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO") and len(doc["evidence"]) == 2
     assert doc["model"].startswith("zero-shot-nli:nli-minilm")
+    # QA validation: each aspect's question answered from the evidence by the embedded reader
+    assert doc["aspects"] and all(a["qa_status"] in ("supported", "refuted", "not enough info") for a in doc["aspects"])
+    who = next(a for a in doc["aspects"] if a["text"] == "Vitamin D supplements")
+    assert "Vitamin D supplements" in who["answer"] and who["answer_sentence"] == evidence.split(". ")[0] + "."
+    res = runner.invoke(
+        app, ["check", "Vitamin D reduces fractures.", "--evidence", evidence, "--json", "--qa", "none"]
+    )
+    assert res.exit_code == 0 and all(a["qa_status"] == "" for a in json.loads(res.output)["aspects"])
 
     corpus = tmp_path / "corpus.jsonl"
     rows = [

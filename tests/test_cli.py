@@ -50,6 +50,25 @@ def test_demo_builds_a_balanced_dataset_offline(tmp_path: Path) -> None:
     assert (out / "lengths.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     report = (out / "report.md").read_text()
     assert "Table 5" in report and "random SUPPORTED examples" in report
+    page = (out / "report.html").read_text()  # the same report as one page that opens without a server
+    assert page.startswith("<!doctype html>") and "data:image/png;base64," in page and 'id="data"' in page
+    assert "report.html" in manifest["files"]
+    data = json.loads(page.split('<script type="application/json" id="data">')[1].split("</script>")[0])
+    assert len(data) == len(ex) and {d["id"] for d in data} == {e["id"] for e in ex}
+
+    # FACTIFY on the demo build: a bare folder as --input takes the recipe's reader
+    res = runner.invoke(app, ["build", "factify", "--input", str(out), "--out", str(tmp_path / "fy"), "--limit", "12"])
+    assert res.exit_code == 0, res.output
+    fy = lines(tmp_path / "fy" / "examples.jsonl")
+    originals = [e for e in fy if e["method"] != "factify"]
+    assert [e["id"] for e in originals] == [e["id"] for e in ex[:12]]
+    for e in fy:
+        if e["method"] == "factify":
+            d = e["provenance"]["details"]
+            assert d["edit_distance"] > 2 and min(d["entailment"]) >= 0.75 and d["paraphrase_of"] in e["id"]
+    assert any(e.get("qa_pairs") for e in fy)
+    c = json.loads((tmp_path / "fy" / "manifest.json").read_text())["counts"]
+    assert c["items_in"] == 12 == c["items_used"] + c["items_rejected"]
 
 
 def build(input_spec: str, out: Path, *options: str, sets: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]

@@ -329,7 +329,9 @@ class Pipeline:
                         continue
                     why = f"not checked: balancing keeps {n} per label"
                     state.rejects.append(
-                        example_reject(self.item_of(e), e, "balance", "class_balancing", reject_detail(e.label, e.id, why))
+                        example_reject(
+                            self.item_of(e), e, "balance", "class_balancing", reject_detail(e.label, e.id, why)
+                        )
                     )
                     unjudged.append(e)
                     continue
@@ -339,7 +341,9 @@ class Pipeline:
                     kept.append(checked)
                 else:
                     detail = reject_detail(e.label, e.id, v.explain(th))
-                    state.rejects.append(example_reject(self.item_of(e), e, "label check", "label_not_confirmed", detail))
+                    state.rejects.append(
+                        example_reject(self.item_of(e), e, "label check", "label_not_confirmed", detail)
+                    )
                     failed.append(e)
             state.examples = kept
 
@@ -378,7 +382,9 @@ class Pipeline:
                     kept.append(e)
                 else:
                     detail = f"{e.id}: the judge did not confirm the claim it was made from"
-                    state.rejects.append(example_reject(self.item_of(e), e, "confirmed claims", "claim_not_confirmed", detail))
+                    state.rejects.append(
+                        example_reject(self.item_of(e), e, "confirmed claims", "claim_not_confirmed", detail)
+                    )
             state.examples = kept
 
         return Stage("confirmed claims", "global", run, config=("require_confirmed_claim", "label_check"))
@@ -395,9 +401,7 @@ class Pipeline:
 
 def example_reject(item_id: str, e: Example, stage: str, reason: str, detail: str) -> Reject:
     """A reject of one would-be example (scope ``example``) of input record ``item_id``, with its source."""
-    return Reject(
-        item_id=item_id, scope="example", stage=stage, reason=reason, detail=detail, ref=e.provenance.source
-    )
+    return Reject(item_id=item_id, scope="example", stage=stage, reason=reason, detail=detail, ref=e.provenance.source)
 
 
 CHECK_BATCH = 128  # examples judged per round of the lazy (balanced) label check
@@ -446,7 +450,9 @@ def balance_labels(examples: list[Example], labels: Sequence[Label], seed: int) 
         keep.update(e.id for e in (rng.sample(pool, n) if len(pool) > n else pool))
     kept = [e for e in examples if e.id in keep]
     dropped = [
-        example_reject(self.item_of(e), e, "balance", "class_balancing", f"{e.label.value} {e.id}") for e in examples if e.id not in keep
+        example_reject(e.source_item_id, e, "balance", "class_balancing", f"{e.label.value} {e.id}")
+        for e in examples
+        if e.id not in keep
     ]
     return kept, dropped
 
@@ -458,7 +464,7 @@ def select_labels(
     down-sample to equal label counts; the losses are appended to ``rejects``."""
     for e in examples:
         if e.label not in labels:
-            rejects.append(example_reject(self.item_of(e), e, "labels", "label_not_requested", e.id))
+            rejects.append(example_reject(e.source_item_id, e, "labels", "label_not_requested", e.id))
     kept = [e for e in examples if e.label in labels]
     if balance:
         kept, dropped = balance_labels(kept, labels, seed)

@@ -366,6 +366,8 @@ class HFQAConfig(_ReaderConfig):
 class HFQA(_ReaderBase):
     """Any Hugging Face extractive QA model (``AutoModelForQuestionAnswering``: BERT, RoBERTa, DeBERTa ...)."""
 
+    config: HFQAConfig
+
     def __init__(self, config: HFQAConfig) -> None:
         self.config = config
         local = Path(config.model).expanduser()

@@ -4,6 +4,7 @@ document length), reject reasons, random examples per label, and a PNG of the le
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -78,12 +79,18 @@ def plot_lengths(path: Path, examples: list[Example]) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import numpy as np
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-    for lab in Label:
-        xs = [word_count(e.claim) for e in examples if e.label == lab]
+    lengths = {lab: [word_count(e.claim) for e in examples if e.label == lab] for lab in Label}
+    every = [x for xs in lengths.values() for x in xs]
+    # one set of bins for all labels: one word wide for short claims, at most 40 bins for long ones; outlined steps
+    # so that no label's bars hide another's
+    edges = np.histogram_bin_edges(every, bins=min(40, max(every) - min(every) + 1)) if every else 10
+    for lab, xs in lengths.items():
         if xs:
-            axes[0].hist(xs, bins=range(0, max(xs) + 2), alpha=0.5, label=f"{lab.value} (n={len(xs)})")
+            n, _, patches = axes[0].hist(xs, bins=edges, alpha=0.25, label=f"{lab.value} (n={len(xs)})")
+            axes[0].hist(xs, bins=edges, histtype="step", linewidth=1.4, color=patches[0].get_facecolor()[:3])
     axes[0].set_title("Claim length")
     axes[0].set_xlabel("words")
     axes[0].set_ylabel("examples")
@@ -99,6 +106,104 @@ def plot_lengths(path: Path, examples: list[Example]) -> None:
     with atomic_open(path, "wb") as f:
         fig.savefig(f, format="png", dpi=110)
     plt.close(fig)
+
+
+def render_html(
+    title: str, stats: dict[str, Any], examples: list[Example], manifest: dict[str, Any], plot_png: bytes
+) -> str:
+    """``report.md``'s content as one HTML file that opens without a server: the tables, the length plot (inline),
+    and every example in a table with a search box and a label filter (plain JavaScript, no network)."""
+    import base64
+    import html
+
+    e_ = html.escape
+
+    def table(head: list[str], rows: list[list[Any]]) -> str:
+        cells = "".join(f"<th>{e_(h)}</th>" for h in head)
+        body = "".join("<tr>" + "".join(f"<td>{e_(str(c))}</td>" for c in r) + "</tr>" for r in rows)
+        return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
+
+    per_label = [
+        [lab, s["count"], s["mean_claim_words"], s["mean_evidence_words"]] for lab, s in stats["per_label"].items()
+    ]
+    per_label.append(["all", stats["examples"], stats["mean_claim_words"], stats["mean_document_words"]])
+    parts = [
+        f"<h1>{e_(title)}</h1>",
+        "<ul>",
+        f"<li>items in: <b>{stats['items_in']}</b> = used <b>{stats['items_used']}</b> + rejected "
+        f"<b>{stats['items_rejected']}</b></li>",
+        f"<li>examples: <b>{stats['examples']}</b> "
+        f"({e_(', '.join(f'{k} {v}' for k, v in sorted(stats['labels'].items())))})</li>",
+        f"<li>built with: <code>{e_(str(manifest.get('command', '')))}</code></li>",
+        "<li>components: "
+        + ", ".join(f"{e_(k)}=<code>{e_(str(v))}</code>" for k, v in manifest.get("components", {}).items())
+        + "</li></ul>",
+        "<h2>Statistics</h2>",
+        table(["label", "count", "mean claim words", "mean evidence words"], per_label),
+        f'<img alt="length distributions" src="data:image/png;base64,{base64.b64encode(plot_png).decode()}">',
+        "<h2>Rejected items</h2>",
+        table(["stage:reason", "items"], [[k, v] for k, v in stats["reject_reasons"].items()] or [["(none)", 0]]),
+    ]
+    if stats["example_losses"]:
+        parts += [
+            "<p>Examples dropped from otherwise used items:</p>",
+            table(["stage:reason", "examples"], [[k, v] for k, v in stats["example_losses"].items()]),
+        ]
+    if stats.get("label_check"):
+        rows = [[lab, c["confirmed"], c["flagged"], c["rejected"]] for lab, c in stats["label_check"].items()]
+        parts += ["<h2>Label check</h2>", table(["label", "confirmed (kept)", "flagged (kept)", "rejected"], rows)]
+    data = [
+        {
+            "id": x.id,
+            "label": x.label.value,
+            "method": x.method,
+            "claim": x.claim,
+            "evidence": x.evidence if len(x.evidence) <= 600 else x.evidence[:600] + " …",
+        }
+        for x in examples
+    ]
+    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    options = "".join(f"<option>{e_(lab.value)}</option>" for lab in Label)
+    parts += [
+        f"<h2>Examples ({len(examples)})</h2>",
+        '<p><input id="q" type="search" placeholder="search claims, evidence and ids" size="50"> '
+        f'<select id="lab"><option value="">all labels</option>{options}</select> <span id="n"></span></p>',
+        '<table id="ex"><thead><tr><th>id</th><th>label</th><th>claim</th><th>evidence</th></tr></thead>'
+        "<tbody></tbody></table>",
+        f'<script type="application/json" id="data">{payload}</script>',
+        "<script>" + _REPORT_JS + "</script>",
+    ]
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{e_(title)}</title>'
+        f"<style>{_REPORT_CSS}</style></head><body>" + "\n".join(parts) + "</body></html>\n"
+    )
+
+
+_REPORT_CSS = (
+    "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}"
+    "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;"
+    "text-align:left}th{background:#f3f3f3}img{max-width:100%}#ex td:nth-child(3){font-weight:600}"
+    "#ex td:nth-child(4){font-size:0.85em;color:#444}.SUPPORTED{color:#1a7f37}.REFUTED{color:#cf222e}"
+    ".NOT_ENOUGH_INFO{color:#9a6700}code{font-size:0.9em}"
+)
+# the example table: filter by text and label, show at most 500 rows at a time
+_REPORT_JS = """
+const rows = JSON.parse(document.getElementById('data').textContent);
+const body = document.querySelector('#ex tbody'), q = document.getElementById('q');
+const lab = document.getElementById('lab'), n = document.getElementById('n');
+function cell(tr, text, cls) { const td = document.createElement('td'); td.textContent = text;
+  if (cls) td.className = cls; tr.appendChild(td); }
+function show() {
+  const words = q.value.toLowerCase().split(/\\s+/).filter(Boolean), want = lab.value;
+  const hits = rows.filter(r => (!want || r.label === want) &&
+    words.every(w => (r.claim + ' ' + r.evidence + ' ' + r.id).toLowerCase().includes(w)));
+  body.replaceChildren();
+  for (const r of hits.slice(0, 500)) { const tr = document.createElement('tr');
+    cell(tr, r.id); cell(tr, r.label, r.label); cell(tr, r.claim); cell(tr, r.evidence); body.appendChild(tr); }
+  n.textContent = hits.length + ' of ' + rows.length + (hits.length > 500 ? ' (first 500 shown)' : '');
+}
+q.addEventListener('input', show); lab.addEventListener('change', show); show();
+"""
 
 
 def render_report(
@@ -186,4 +291,6 @@ def write_report(
     plot_lengths(out / "lengths.png", examples)
     with atomic_open(out / "report.md") as f:
         f.write(render_report(title, stats, examples, manifest))
+    with atomic_open(out / "report.html") as f:
+        f.write(render_html(title, stats, examples, manifest, (out / "lengths.png").read_bytes()))
     return stats

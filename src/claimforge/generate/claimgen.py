@@ -804,7 +804,9 @@ class ClaimGen(Pipeline):
                 kept.append(e)
                 continue
             state.rejects.append(
-                example_reject(self.item_of(e), e, "unique claims", "duplicate_claim", f"{e.id}: same claim as {earlier}")
+                example_reject(
+                    self.item_of(e), e, "unique claims", "duplicate_claim", f"{e.id}: same claim as {earlier}"
+                )
             )
         state.examples = kept
 

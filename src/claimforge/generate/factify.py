@@ -189,7 +189,9 @@ class FactifyPipeline(Pipeline):
         docs = self.component("nlp").parse([e.claim for e in ex])
         found = [claim_aspects(d) for d in docs]
         evidence = [tuple(evidence_sentences(e.evidence)) for e in ex]
-        checked = validate_aspects([e.claim for e in ex], found, evidence, self.component("qa"), self.component("judge"))
+        checked = validate_aspects(
+            [e.claim for e in ex], found, evidence, self.component("qa"), self.component("judge")
+        )
         state.examples = [
             e.model_copy(
                 update={

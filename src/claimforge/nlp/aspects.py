@@ -181,7 +181,12 @@ def _role(tok: Any, pred: Any) -> tuple[str, str] | None:
     copular = any(c.dep_ == "cop" for c in pred.children) or pred.pos_ == "ADJ"
     if dep in ("nsubj", "csubj"):
         existential = any(c.dep_ == "expl" for c in pred.children)  # "There is no association …"
-        return ("what", "patient") if copular or existential else ("who", "agent")
+        # PropBank's ARG0 is the doer: the subject of a verb with an object, unless the verb is non-agentive
+        # ("fat depots undergo browning"); the subject of a verb without one is what changes ("Mortality fell",
+        # ARG1), as the annotation of 100 benchmark claims showed (docs/check.md)
+        transitive = any(c.dep_ in ("obj", "iobj", "ccomp", "xcomp") for c in pred.children)
+        agentive = transitive and _lemma(pred) not in _NON_AGENTIVE
+        return ("what", "patient") if copular or existential or not agentive else ("who", "agent")
     quantity = tok.like_num or tok.lower_ in _QUANTITIES or any(c.dep_ == "nummod" for c in tok.children)
     if dep == "obl:agent" or (
         dep == "obl"
@@ -409,6 +414,10 @@ _NEUTRAL_VERB = {
 
 
 _NEGATIONS = frozenset(("not", "n't", "never", "no"))
+# verbs whose subject undergoes or holds rather than does (PropBank ARG1 or a non-agent ARG0)
+_NON_AGENTIVE = frozenset(
+    "have undergo receive experience suffer lack contain include comprise depend need require reach".split()  # noqa: SIM905
+)
 _QUANTITIES = frozenset(("%", "percent", "half", "third", "quarter", "fold", "times", "twice", "mg", "ml"))
 _COMPARATIVES = frozenset(
     ("higher", "lower", "greater", "smaller", "larger", "more", "less", "fewer", "better", "worse")

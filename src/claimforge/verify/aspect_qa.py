@@ -130,12 +130,13 @@ def validate_aspects(
     for i, found in enumerate(aspects):
         row_out = []
         for j, a in enumerate(found):
-            ans = got.get((i, j))
-            if ans is None or ans.score < min_answer_score or not ans.found:
-                score = ans.score if ans is not None else 0.0
+            maybe = got.get((i, j))
+            if maybe is None or maybe.score < min_answer_score or not maybe.found:
+                score = maybe.score if maybe is not None else 0.0
                 p = (0.0, 0.0, 1.0)
-                row_out.append(AspectAnswer(ans.text if ans else "", score, "", 0.0, "", p, STATUSES[NEI]))
+                row_out.append(AspectAnswer(maybe.text if maybe else "", score, "", 0.0, "", p, STATUSES[NEI]))
                 continue
+            ans = maybe
             sentence = _sentence_of(ans, evidence[i], contexts[i][1])
             match = round(_agree(ans.text, a.text), 4)
             if (i, j) in judged:
@@ -166,7 +167,9 @@ class AspectQAVerifier:
         self.nlp = registry.build("nlp", config.nlp)
         self.qa = registry.build("qa", config.qa)
         self.nli = registry.build("nli", config.nli)
-        self.model_id = f"aspect-5w:{self.qa.model_id}|{self.nli.model_id}|{config.min_answer_score:g}/{config.min_match:g}"
+        self.model_id = (
+            f"aspect-5w:{self.qa.model_id}|{self.nli.model_id}|{config.min_answer_score:g}/{config.min_match:g}"
+        )
 
     @property
     def labels(self) -> tuple[Label, ...]:
