@@ -234,3 +234,12 @@ def test_out_guard_fails_before_any_work_and_lists_only_build_files(tmp_path: Pa
 def test_limit_must_be_positive(tmp_path: Path, limit: str) -> None:
     res = build(f"sciq:{DEMO_SAMPLE}", tmp_path / "o", "--limit", limit)
     assert res.exit_code == 2 and "--limit must be a positive number" in res.output
+
+
+def test_quiet_shows_no_progress_and_verbose_logs(tmp_path: Path) -> None:
+    args = ["build", "multi2claim", "--input", f"sciq:{DEMO_SAMPLE}", "--limit", "6", "--set", "embedder.name=hashing"]
+    res = runner.invoke(app, ["--quiet", *args, "--out", str(tmp_path / "q"), "--allow-empty"])
+    assert res.exit_code == 0, res.output
+    assert "read + prefilter" not in res.output and "━" not in res.output and "done" in res.output
+    res = runner.invoke(app, ["--quiet", "--verbose", "components"])
+    assert res.exit_code == 2 and "exclude each other" in " ".join(res.output.split())

@@ -114,3 +114,18 @@ def test_a_component_whose_module_cannot_be_imported_is_named_in_the_error(monke
     )
     with pytest.raises(RegistryError, match=r"unknown widget 'w'.*claimforge\.no_such_module_for_widgets"):
         r.entry("widget", "w")
+
+
+def test_packaged_recipes_find_the_shared_data_from_any_folder(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from claimforge.config import DATA_ENV, default_data_dir, load_recipe
+
+    monkeypatch.chdir(tmp_path)  # "../shared/data" does not exist from here
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "data"))
+    assert load_recipe("claimgen")["reader"]["path"] == str(tmp_path / "data" / "citation_integrity/claims_train.jsonl")
+    monkeypatch.delenv(DATA_ENV)
+    path = load_recipe("multi2claim")["reader"]["path"]  # the data folder next to the checkout, when there is one
+    base = default_data_dir()
+    assert path == ("../shared/data/sciq/train.json" if base is None else str(base / "sciq/train.json"))
+    own = tmp_path / "mine.yaml"  # a user's own recipe keeps its paths as written
+    own.write_text("pipeline: multi2claim\nreader: {name: sciq, path: ../shared/data/sciq/train.json}\n")
+    assert load_recipe(str(own))["reader"]["path"] == "../shared/data/sciq/train.json"

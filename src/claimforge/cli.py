@@ -7,7 +7,7 @@ import shlex
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -38,13 +38,41 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+_OUTPUT = {"quiet": False}
+
+
 @app.callback()
 def _main(
     version: Annotated[
         bool | None, typer.Option("--version", callback=_version, is_eager=True, help="print the version and exit")
     ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bars; errors and the summary only")] = False,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="log what each step does (to stderr), progress as usual")
+    ] = False,
 ) -> None:
     """Build, audit and use scientific fact-checking datasets, offline."""
+    import logging
+
+    if quiet and verbose:
+        raise typer.BadParameter("--quiet and --verbose exclude each other")
+    _OUTPUT["quiet"] = quiet
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(name)s: %(message)s",
+        force=True,
+    )
+
+
+def _progress() -> Any:
+    """The progress display of a long command: rich bars, or none with --quiet."""
+    from claimforge.progress import RichProgress, SilentProgress
+
+    if _OUTPUT["quiet"]:
+        from contextlib import nullcontext
+
+        return nullcontext(SilentProgress())
+    return RichProgress()
 
 
 DEMO_SAMPLE = Path(__file__).resolve().parent / "data" / "demo_sciq.json"
@@ -94,7 +122,6 @@ def _build(
 ) -> None:
     from claimforge import engine
     from claimforge.build import run_build
-    from claimforge.progress import RichProgress
 
     try:
         recipe = load_recipe(recipe_name)
@@ -107,7 +134,7 @@ def _build(
         recipe = apply_overrides(recipe, sets)
         part = _parse_shard(shard) if shard else None
         command = "claimforge " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-        with RichProgress() as progress:
+        with _progress() as progress:
             manifest = run_build(
                 recipe,
                 out,
@@ -175,7 +202,8 @@ def _done(manifest: dict, out: Path) -> None:
         f"{c['labels']} from {c['items_in']} items ({c['items_used']} used, {c['items_rejected']} rejected)"
     )
     console.print(
-        f"wrote {out}/examples.jsonl, rejects.jsonl, report.md, scifact/, multivers/, fever/, nli/, manifest.json"
+        f"wrote {out}/examples.jsonl, rejects.jsonl, report.md, report.html, scifact/, multivers/, fever/, nli/, "
+        "manifest.json"
     )
 
 
@@ -245,12 +273,11 @@ def merge(
     Example: claimforge merge --out out/gsci out/gsci-1 out/gsci-2
     """
     from claimforge.build import run_merge
-    from claimforge.progress import RichProgress
 
     _setup_env(cache_dir, False)
     try:
         command = "claimforge " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-        with RichProgress() as progress:
+        with _progress() as progress:
             manifest = run_merge(shards, out, progress=progress, command=command, force=force)
     except (ValueError, OSError, RuntimeError) as e:
         _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")

@@ -5,7 +5,6 @@ files into :class:`Pair` records; ``load_task("scifact").load("dev")``.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import Field, field_validator, model_validator
 
+from claimforge.config import DATA_ENV, default_data_dir
 from claimforge.io.dataset import split_sentences
 from claimforge.io.rows import InputError, iter_csv_records, iter_json_records, normalize_text
 from claimforge.records import Label, Pair
@@ -38,35 +38,8 @@ __all__ = [
     "parse_label_map",
 ]
 
-DATA_ENV = "CLAIMFORGE_DATA"
-
 # --------------------------------------------------------------------------------------------------
-# Where the files are
-
-
-def default_data_dir() -> Path | None:
-    """``$CLAIMFORGE_DATA`` if set, else the first existing ``../shared/data`` (from the working directory,
-    then from the source checkout holding this module), else None."""
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return Path(env).expanduser()
-    candidates = [Path.cwd() / ".." / "shared" / "data"]
-    root = _repo_root()
-    if root is not None:
-        candidates.append(root.parent / "shared" / "data")
-    for folder in candidates:
-        if folder.is_dir():
-            return folder.resolve()
-    return None
-
-
-def _repo_root() -> Path | None:
-    """The checkout holding ``src/claimforge/io/benchmarks.py``; None when installed (a site-packages
-    tree has no pyproject.toml of ours, and guessing from an unrelated one would find the wrong data)."""
-    src = Path(__file__).resolve().parents[2]
-    if src.name == "src" and (src.parent / "pyproject.toml").is_file():
-        return src.parent
-    return None
+# Where the files are (the data folder is found by claimforge.config.default_data_dir)
 
 
 @dataclass(frozen=True)
