@@ -591,3 +591,16 @@ def test_claimforge_dataset_reader_reads_supported_claims(tmp_path: Path) -> Non
     assert [i.sentence for i in items] == ["Claim 0 is here.", "Claim 2 is here."]
     assert items[0].cited[0].sentences == ("First sentence.", "Second sentence.")
     assert [r.reason for r in out if isinstance(r, Reject)] == ["label_not_requested"]
+
+
+def test_folder_inputs_take_their_file() -> None:
+    """Readers whose data is a folder accept the folder (issue 16): Citation-Integrity's split file, SciFact's
+    corpus; a folder without it is an error naming what is missing."""
+    dev = reader_from_spec(f"citation-integrity:{CI}")
+    assert dev.path == CI / "claims_train.jsonl" and dev.corpus_path == CI / "corpus.jsonl"
+    one = reader_from_spec(f"citation-integrity:{CI / 'claims_train.jsonl'}")
+    assert list(dev.read(skip_bad=True)) == list(one.read(skip_bad=True))
+    with pytest.raises(InputError, match="a folder without claims_train.jsonl"):
+        reader_from_spec(f"citation-integrity:{FIX}")
+    corpus_dir = FIX.parent / "benchmarks" / "scifact"
+    assert reader_from_spec(f"scifact-corpus:{corpus_dir}").path == corpus_dir / "corpus.jsonl"

@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from claimforge.io.benchmarks import _Bad, _doc, _key
 from claimforge.io.dataset import split_sentences
@@ -419,7 +419,16 @@ class SentenceReader:
     Subclasses give ``_records`` (default: JSON records of ``path``) and ``_convert(rec, data, item_id)``,
     which returns the SentenceItem fields as a dict or raises ``_Bad`` (malformed) / ``_Skip`` (a reject)."""
 
+    # the file a reader takes when its ``path`` is a folder (None: a folder is an error of the reader's own)
+    folder_file: str | None = None
+
     def __init__(self, config: Any) -> None:
+        path = Path(config.path)
+        if path.is_dir() and self.folder_file is not None:
+            inside = path / self.folder_file.format(**config.model_dump())
+            if not inside.is_file():
+                raise InputError(str(path), None, f"a folder without {inside.name} (give the file itself)")
+            config = config.model_copy(update={"path": str(inside)})
         self.config = config
         self.path = Path(config.path)
         self.source = str(config.path)
@@ -492,7 +501,8 @@ def _missing(ids: Sequence[str], corpus: dict[str, Document], corpus_path: Path,
 
 
 class CitationIntegrityConfig(ComponentConfig):
-    path: str  # claims_{train,dev,test}.jsonl
+    path: str  # claims_{train,dev,test}.jsonl, or the folder holding them (then ``split`` picks one)
+    split: Literal["train", "dev", "test"] = "train"
     corpus: str | None = None  # default: corpus.jsonl in the same folder
     dataset: str = "citation-integrity"
 
@@ -533,6 +543,8 @@ class CitationIntegrityReader(SentenceReader):
     A cited id missing from the corpus makes the record a Reject ``cited_document_missing`` (none in the
     real data: the 3,060 citances cite 3,060 different abstracts, all among the corpus's 3,063).
     """
+
+    folder_file = "claims_{split}.jsonl"
 
     def __init__(self, config: CitationIntegrityConfig) -> None:
         super().__init__(config)
@@ -619,7 +631,7 @@ registry.register("reader", "citation-integrity", CitationIntegrityConfig)(Citat
 
 
 class SciFactCorpusConfig(ComponentConfig):
-    path: str  # corpus.jsonl
+    path: str  # corpus.jsonl, or the folder holding it
     dataset: str = "scifact-corpus"
     context: int = 1  # neighbouring sentences on each side
     min_words: int = 4  # shorter sentences are rejects ("short_sentence")
@@ -643,6 +655,8 @@ class SciFactCorpusReader(SentenceReader):
     ``empty_sentence``. A malformed line is one record (an error, or with ``skip_bad`` one Reject).
     Real corpus: 5,183 abstracts, 45,952 sentences; with the defaults 44,657 items and 1,295 rejects.
     """
+
+    folder_file = "corpus.jsonl"
 
     def __init__(self, config: SciFactCorpusConfig) -> None:
         super().__init__(config)
