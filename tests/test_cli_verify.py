@@ -88,14 +88,15 @@ def test_evaluate_a_run(trained: dict[str, Any], tmp_path: Path) -> None:
     printed = json.loads(res.stdout)
     assert set(printed) == {"n", "accuracy", "macro_f1", "weighted_f1", "ci95"}
     assert printed["n"] == 6  # the dataset's dev split (by source item)
-    saved = json.loads((out / "test_metrics.json").read_text())
+    assert not (out / "test_metrics.json").exists()  # a dev split's metrics are named so
+    saved = json.loads((out / "dev_metrics.json").read_text())
     assert saved["n"] == 6 and saved["labels"] == ["SUPPORTED", "REFUTED", "NOT_ENOUGH_INFO"]
     assert saved["accuracy"] == printed["accuracy"] and saved["ci95"] == printed["ci95"]
     for m in ("accuracy", "macro_f1", "weighted_f1"):
         lo, hi = saved["ci95"][m]
         assert 0.0 <= lo <= hi <= 1.0
     preds = [json.loads(x) for x in (out / "predictions.jsonl").read_text().splitlines()]
-    assert len(preds) == 6 and all(set(p) == {"id", "gold", "pred", "probs"} for p in preds)
+    assert len(preds) == 6 and all(set(p) == {"id", "claim", "gold", "pred", "probs"} for p in preds)
     assert all(p["id"].startswith("claimforge:toy:") for p in preds)
     assert (out / "confusion.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "wrote" in res.output
@@ -254,8 +255,8 @@ def test_evaluate_the_judge_on_every_benchmark_in_one_run(fixture_data: Path, tm
         if "skipped" in r:
             assert f"skipped: {r['skipped']}" in table
             continue
-        assert (out / r["data"] / "test_metrics.json").is_file() and (out / r["data"] / "predictions.jsonl").is_file()
-        saved = json.loads((out / r["data"] / "test_metrics.json").read_text())
+        assert (out / r["data"] / "dev_metrics.json").is_file() and (out / r["data"] / "predictions.jsonl").is_file()
+        saved = json.loads((out / r["data"] / "dev_metrics.json").read_text())
         assert saved["n"] == r["n"] > 0 and saved["macro_f1"] == r["macro_f1"]
         assert f"| {r['data']} | dev | {r['ways']} | {r['n']} | {r['accuracy']:.3f} |" in table
     covid = next(r for r in rows if r["data"] == "covidfact")

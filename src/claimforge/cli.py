@@ -25,7 +25,7 @@ app = typer.Typer(
     "Examples:\n\n"
     "  claimforge demo\n\n"
     "  claimforge build multi2claim --input sciq:../shared/data/sciq/train.json --out out/gsci\n\n"
-    "  claimforge build multi2claim --input medbullets:data/medbullets_op4.csv --out out/med "
+    "  claimforge build multi2claim --input medbullets:../shared/data/mcq_medbullets/medbullets_op4.csv --out out/med "
     "--set min_evidence_words=30\n\n"
     '  claimforge qa2d "What do neurons pass to the next neuron?" neurotransmitters',
 )
@@ -453,12 +453,14 @@ def evaluate(
             from claimforge.verify.base import TwoWay
 
             verifier = TwoWay(verifier)  # (a 2-way model on 3-way data needs no wrapper: gold NEI reads as REFUTED)
-        metrics = evaluate_verifier(verifier, pairs, out, title=f"{task.name} {split}", bootstrap=bootstrap)
+        metrics = evaluate_verifier(
+            verifier, pairs, out, title=f"{task.name} {split}", bootstrap=bootstrap, split=split
+        )
     except (ValueError, OSError, RuntimeError) as e:
         _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return
     typer.echo(json.dumps({k: metrics.get(k) for k in ("n", "accuracy", "macro_f1", "weighted_f1", "ci95")}, indent=2))
-    console.print(f"wrote {out}/test_metrics.json, predictions.jsonl, confusion.png")
+    console.print(f"wrote {out}/{split}_metrics.json, predictions.jsonl, confusion.png")
 
 
 def _yaml_mapping(path: Path) -> dict:

@@ -183,6 +183,7 @@ def write_predictions(
                 json.dumps(
                     {
                         "id": p.id,
+                        "claim": p.claim,
                         "gold": gold,
                         "pred": y.value,
                         "probs": {lab.value: round(float(v), 5) for lab, v in zip(labels, row, strict=True)},
@@ -193,9 +194,15 @@ def write_predictions(
 
 
 def evaluate_verifier(
-    verifier: Verifier, pairs: Sequence[Pair], out: Path | None = None, title: str = "", bootstrap: int = 1000
+    verifier: Verifier,
+    pairs: Sequence[Pair],
+    out: Path | None = None,
+    title: str = "",
+    bootstrap: int = 1000,
+    split: str = "test",
 ) -> dict[str, Any]:
-    """Metrics (with bootstrap 95% intervals), predictions and a confusion PNG for ``pairs``."""
+    """Metrics (with bootstrap 95% intervals), predictions and a confusion PNG for ``pairs``; the metrics file is
+    named after the split they come from (``dev_metrics.json`` for a dev split)."""
     labelled = [p for p in pairs if p.labels]
     if not labelled:
         raise ValueError("no labelled pairs to evaluate")
@@ -208,7 +215,7 @@ def evaluate_verifier(
         out.mkdir(parents=True, exist_ok=True)
         write_predictions(out / "predictions.jsonl", labelled, pred, probs, verifier.labels)
         save_confusion_png(metrics, out / "confusion.png", title=title)
-        with atomic_open(out / "test_metrics.json") as f:
+        with atomic_open(out / f"{split}_metrics.json") as f:
             json.dump(metrics, f, indent=2)
     return metrics
 
@@ -253,7 +260,9 @@ def evaluate_many(
         if len(verifier.labels) == 3 and k == 2:
             verifier = TwoWay(verifier)  # a 3-way model on binary data: SUPPORTED vs not
         log(f"{name} {split}: {len(pairs)} pairs")
-        m = evaluate_verifier(verifier, pairs, out / task.name, title=f"{task.name} {split}", bootstrap=bootstrap)
+        m = evaluate_verifier(
+            verifier, pairs, out / task.name, title=f"{task.name} {split}", bootstrap=bootstrap, split=split
+        )
         rows.append({"data": task.name, "split": split, "ways": k, **{x: m[x] for x in ("n", "accuracy", "macro_f1")}})
     table = _markdown_table(
         ["data", "split", "ways", "pairs", "accuracy", "macro-F1"],
