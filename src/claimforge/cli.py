@@ -453,9 +453,10 @@ def evaluate(
             from claimforge.verify.base import TwoWay
 
             verifier = TwoWay(verifier)  # (a 2-way model on 3-way data needs no wrapper: gold NEI reads as REFUTED)
-        metrics = evaluate_verifier(
-            verifier, pairs, out, title=f"{task.name} {split}", bootstrap=bootstrap, split=split
-        )
+        with _progress() as progress, progress.stage(f"{task.name} {split}") as tick:
+            metrics = evaluate_verifier(
+                verifier, pairs, out, title=f"{task.name} {split}", bootstrap=bootstrap, split=split, progress=tick
+            )
     except (ValueError, OSError, RuntimeError) as e:
         _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return

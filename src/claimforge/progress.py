@@ -25,6 +25,7 @@ class RichProgress:
     """One rich progress bar per stage, with elapsed time."""
 
     def __init__(self) -> None:
+        from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -36,7 +37,11 @@ class RichProgress:
         )
 
         self._progress = _Progress(
-            TextColumn("{task.description:<24}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
+            TextColumn("{task.description:<24}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),  # stdout stays for results (evaluate's JSON)
         )
 
     def __enter__(self) -> RichProgress:

@@ -200,13 +200,14 @@ def evaluate_verifier(
     title: str = "",
     bootstrap: int = 1000,
     split: str = "test",
+    progress: Any = None,
 ) -> dict[str, Any]:
     """Metrics (with bootstrap 95% intervals), predictions and a confusion PNG for ``pairs``; the metrics file is
     named after the split they come from (``dev_metrics.json`` for a dev split)."""
     labelled = [p for p in pairs if p.labels]
     if not labelled:
         raise ValueError("no labelled pairs to evaluate")
-    gold, pred, probs = score(verifier, labelled)
+    gold, pred, probs = score(verifier, labelled, progress=progress)
     metrics = classification_metrics(gold, pred, verifier.labels)
     if bootstrap:
         metrics["ci95"] = {m: bootstrap_ci(gold, pred, verifier.labels, m, n_resamples=bootstrap) for m in METRICS}
