@@ -137,6 +137,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     ("plays a role in", "is involved in"),
     ("play a role in", "are involved in"),
 )
+_AFTER_AUX = frozenset("not does do did can could may might will would should must to".split())  # noqa: SIM905
 # rewrites whose reverse is wrong in some contexts ("most" is also "most important"; "many" is also "how many")
 ONE_WAY = frozenset(
     {
@@ -151,6 +152,9 @@ ONE_WAY = frozenset(
     }
 )
 # prepositions of place and time modifiers that read well at the front ("In mice, ...", "After 12 weeks, ...")
+_COMPARISON = frozenset(
+    "than compared versus vs superior inferior similar relative comparable equivalent unlike".split()  # noqa: SIM905
+)
 # fixed adverbials that look like place phrases ("in particular cancer" is not a place)
 _FIXED = (
     "in particular",
@@ -207,6 +211,7 @@ def _inflect(lemma: str, tag: str) -> str | None:
 def _finish(text: str, original: str) -> str:
     text = re.sub(r"\s+([,.;:!?%)])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
     text = text.lstrip(" -–—,;:")  # a dash or comma left at the start by a moved phrase
+    text = re.sub(r"\s*[,;:]+\s*([.!?])$", r"\1", text)  # "…,." at the end
     text = re.sub(r"\(\s+", "(", text)
     text = text[:1].upper() + text[1:]
     end = original.rstrip()[-1:] if original.rstrip()[-1:] in ".!?" else ""
@@ -257,6 +262,8 @@ def to_passive(doc: Any) -> str | None:
     ):
         return None
     if any(t.dep_ in ("advcl", "xcomp", "ccomp") for t in root.children) or len(list(s.subtree)) > 12:
+        return None
+    if o.like_num or any(c.dep_ == "nummod" for c in o.children):  # "declined 23.9 cm2": a quantity, not a patient
         return None
     vbn = _inflect(root.lemma_.lower(), "VBN")
     if not vbn:
@@ -366,6 +373,8 @@ def _simple_clause(doc: Any, root: Any) -> bool:
         return False
     if doc[0].text in ("(", "[") or any(t.text in ("(", ")") and t.i < 3 for t in doc):
         return False  # "(A) ...": a label, not a phrase
+    if any(t.tag_ in ("JJR", "RBR") or t.lower_ in _COMPARISON for t in doc):
+        return False  # "superior in group A to that in group B": the groups are the comparison, not settings
     return not any(
         t.dep_ in ("conj", "ccomp", "parataxis", "acl:relcl", "advcl", "xcomp") and t.pos_ in ("VERB", "AUX", "ADJ")
         for t in doc
@@ -445,13 +454,15 @@ def _keep_case(word: str) -> Callable[[re.Match[str]], str]:
 
 
 def rephrase(text: str) -> list[tuple[str, str]]:
-    """Each phrase-table rewrite that applies (one at a time): (operation, new text)."""
+    """Each phrase-table rewrite that applies (one at a time): (operation, new text). Not after an auxiliary,
+    "not" or "to": "does not consist of" must not become "does not is made up of"."""
     out = []
     for a, b in PHRASES:
         for x, y in ((a, b),) if (a, b) in ONE_WAY else ((a, b), (b, a)):
-            pattern = rf"(?<!\w){re.escape(x)}(?!\w)"
-            if re.search(pattern, text, flags=re.IGNORECASE):
-                new = re.sub(pattern, _keep_case(y), text, count=1, flags=re.IGNORECASE)
+            m = re.search(rf"(?<!\w){re.escape(x)}(?!\w)", text, flags=re.IGNORECASE)
+            before = re.findall(r"\w+", text[: m.start()]) if m else []
+            if m and not (before and before[-1].lower() in _AFTER_AUX):
+                new = text[: m.start()] + _keep_case(y)(m) + text[m.end() :]
                 out.append((f"phrase:{x}>{y}", new))
     return out
 
