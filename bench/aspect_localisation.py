@@ -55,6 +55,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=60)
     ap.add_argument("--seed", type=int, default=20261126)
     ap.add_argument("--model", default="zero-shot-nli")
+    ap.add_argument("--qa", default="embedded", help="the reader of QA validation: embedded, none, or a path")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
 
@@ -74,7 +75,12 @@ def main() -> None:
         rng.shuffle(pool)
         chosen.extend(pool[:per_build])
     chosen = chosen[: args.n]
-    checker = Checker(load_check_verifier(args.model), nlp=registry.build("nlp", {"name": "spacy"}))
+    reader = None
+    if args.qa != "none":
+        reader = registry.build(
+            "qa", {"name": "embedded"} if args.qa == "embedded" else {"name": "hf", "model": args.qa}
+        )
+    checker = Checker(load_check_verifier(args.model), nlp=registry.build("nlp", {"name": "spacy"}), qa=reader)
     from claimforge.io.sentences import split_text
 
     def sentences(evidence: str | list[str]) -> tuple[str, ...]:  # a build's evidence is a text or sentences
@@ -109,7 +115,10 @@ def main() -> None:
                 "claim": claim,
                 "changed": claim[s:e],
                 "verdict": r.label,
-                "aspects": [(a.kind, a.text, a.status, a.change) for a in r.aspects],
+                "aspects": [(a.kind, a.text, a.status, a.change, a.answer, a.qa_status) for a in r.aspects],
+                # QA validation alone: some aspect holding the change has an answer the evidence contradicts
+                "qa_refuted_holds_change": any(overlaps(a) for a in r.aspects if a.qa_status == "refuted"),
+                "qa_refuted_elsewhere": any(not overlaps(a) for a in r.aspects if a.qa_status == "refuted"),
                 "changed_aspect_refuted": any(overlaps(a) for a in refuted),
                 "deciding_aspect_holds_change": deciding is not None and overlaps(deciding),
                 "largest_drop_holds_change": by_drop is not None and overlaps(by_drop),
@@ -124,6 +133,8 @@ def main() -> None:
         "deciding_aspect_holds_change": sum(r["deciding_aspect_holds_change"] for r in rows),
         "largest_drop_holds_change": sum(r["largest_drop_holds_change"] for r in rows),
         "some_aspect_holds_change": sum(r["some_aspect_holds_change"] for r in rows),
+        "qa_refuted_holds_change": sum(r["qa_refuted_holds_change"] for r in rows),
+        "qa_refuted_elsewhere": sum(r["qa_refuted_elsewhere"] for r in rows),
         "refuted_verdicts_with_changed_aspect_refuted": sum(
             r["changed_aspect_refuted"] for r in rows if r["verdict"] == "REFUTED"
         ),
