@@ -297,7 +297,10 @@ def test_confirmed_claims_keep_negatives_of_claims_balancing_left_unjudged() -> 
             label=label, source_item_id="p", method="m", provenance=prov,
         )  # fmt: skip
 
-    owner = SimpleNamespace(config=SimpleNamespace(require_confirmed_claim=True, label_check="reject"))
+    owner = SimpleNamespace(
+        config=SimpleNamespace(require_confirmed_claim=True, label_check="reject"),
+        item_of=lambda e: e.source_item_id,
+    )
     stage = Pipeline.confirmed_claims_stage(owner)  # type: ignore[arg-type]
     state = BuildState(
         units=[],

@@ -154,10 +154,9 @@ def test_zero_shot_nli_from_a_trained_run(tiny_bert: Path, tmp_path: Path) -> No
     pairs = toy_pairs()
     v = registry.build("verifier", specs(tiny_bert)["cross-encoder"])
     v.save(tmp_path / "nli")
-    three = registry.build("verifier", {"name": "zero-shot-nli", "nli": {"name": "run", "path": str(tmp_path / "nli")}})
-    two = registry.build(
-        "verifier", {"name": "zero-shot-nli", "num_labels": 2, "nli": {"name": "run", "path": str(tmp_path / "nli")}}
-    )
+    run = {"name": "run", "path": str(tmp_path / "nli")}
+    three = registry.build("verifier", {"name": "zero-shot-nli", "nli": run, "aggregate": "whole"})
+    two = registry.build("verifier", {"name": "zero-shot-nli", "num_labels": 2, "nli": run, "aggregate": "whole"})
     p3, p2 = three.predict_proba(pairs[:6]), two.predict_proba(pairs[:6])
     np.testing.assert_allclose(p3, v.predict_proba(pairs[:6]), atol=1e-5)
     np.testing.assert_allclose(p2[:, 0], p3[:, 0], atol=1e-6)
@@ -327,8 +326,9 @@ def test_zero_shot_max_aggregation_lets_one_sentence_decide() -> None:
     probs = v.predict_proba(pairs)
     assert probs[0].argmax() == 0 and abs(probs[0].sum() - 1) < 1e-6
     np.testing.assert_allclose(probs[1], [0.05, 0.05, 0.9])
-    whole = registry.build("verifier", {"name": "zero-shot-nli"})
+    whole = registry.build("verifier", {"name": "zero-shot-nli", "aggregate": "whole"})
     whole.nli = FakeNLI()
+    assert registry.build("verifier", {"name": "zero-shot-nli"}).config.aggregate == "max"  # the default
     assert whole.predict_proba(pairs[:1])[0].argmax() == 2
     assert v.model_id.endswith("|max")
 
