@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from claimforge.io import benchmarks
+from claimforge import config
 from claimforge.io.benchmarks import (
     DATA_ENV,
     ClaimsTask,
@@ -73,21 +73,21 @@ def test_default_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
     assert default_data_dir() == (tmp_path / "shared" / "data").resolve()
     (tmp_path / "elsewhere" / "deeper").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "elsewhere" / "deeper")  # no ../shared/data here; nor from an installed package
-    monkeypatch.setattr(benchmarks, "_repo_root", lambda: None)
+    monkeypatch.setattr(config, "_repo_root", lambda: None)
     assert default_data_dir() is None
     with pytest.raises(FileNotFoundError, match=rf"scifact/claims_train.jsonl.*'train'.*{DATA_ENV}"):
         load_task("scifact").load("train")
 
 
 def test_repo_root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    here = Path(benchmarks.__file__).resolve()
-    if here.parents[1].name == "claimforge" and here.parents[2].name == "src":  # running from the checkout
-        assert benchmarks._repo_root() == here.parents[3]
-    installed = tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "claimforge" / "io" / "benchmarks.py"
+    here = Path(config.__file__).resolve()
+    if here.parents[0].name == "claimforge" and here.parents[1].name == "src":  # running from the checkout
+        assert config._repo_root() == here.parents[2]
+    installed = tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "claimforge" / "config.py"
     (tmp_path / "venv" / "pyproject.toml").parent.mkdir(parents=True)
     (tmp_path / "venv" / "pyproject.toml").write_text("[project]\nname = 'other'\n")
-    monkeypatch.setattr(benchmarks, "__file__", str(installed))
-    assert benchmarks._repo_root() is None
+    monkeypatch.setattr(config, "__file__", str(installed))
+    assert config._repo_root() is None
 
 
 def test_missing_files_say_what_sets_them(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
