@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -28,7 +27,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import Field
 
-from claimforge.backends.embeddings import DEFAULT_MODEL, resolve_model_path, resolve_runtime
+from claimforge.backends import minilm
+from claimforge.backends.embeddings import resolve_runtime
 from claimforge.backends.seq2seq import ModelLoadError, load_hf_model
 from claimforge.cache import CachedComponentConfig, DiskCache, files_digest, fingerprint, weights_stamp
 from claimforge.registry import registry
@@ -36,8 +36,9 @@ from claimforge.registry import registry
 EMBEDDED_FILLMASK = "fillmask-minilm"
 FORMAT = "claimforge-fillmask"
 FORMAT_VERSION = 1
-WEIGHTS_FILE = "weights.safetensors"
-CONFIG_FILE = "config.json"
+WEIGHTS_FILE = minilm.WEIGHTS_FILE
+CONFIG_FILE = minilm.CONFIG_FILE
+TRAINER = "training/fillmask/train.py"
 # Length prior of fillers in tokens (1, 2, 3, 4+) when a model ships none: roughly the share of 1-4 piece content
 # words in scientific English under a 30k-50k sub-word vocabulary.
 DEFAULT_LENGTH_PRIOR = (0.65, 0.25, 0.07, 0.03)
@@ -320,21 +321,8 @@ def embedded_model_dir() -> Path:
 def base_mlm() -> tuple[Any, Any]:
     """``BertForMaskedLM`` on the bundled all-MiniLM-L6-v2 encoder (head untrained: the decoder is tied to the
     input word embeddings) and its tokenizer; offline."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    import transformers
-    from safetensors.torch import load_file
-
-    base = Path(resolve_model_path(DEFAULT_MODEL))
-    config = transformers.BertConfig.from_pretrained(str(base))
-    model = transformers.BertForMaskedLM(config)
-    state = {k.removeprefix("bert."): v for k, v in load_file(str(base / "model.safetensors")).items()}
-    state = {k: v for k, v in state.items() if not k.startswith("pooler.") and not k.endswith("position_ids")}
-    missing, unexpected = model.bert.load_state_dict(state, strict=False)
-    if unexpected or [m for m in missing if not m.endswith(("position_ids", "token_type_ids"))]:
-        raise ModelLoadError(f"{base}: not the expected BERT encoder (missing {missing}, unexpected {unexpected})")
+    model, tokenizer = minilm.bundled_bert("BertForMaskedLM")
     model.tie_weights()
-    tokenizer = transformers.AutoTokenizer.from_pretrained(str(base))
     return model, tokenizer
 
 
@@ -352,52 +340,15 @@ def trainable_names(model: Any, n_layers: int) -> list[str]:
 
 def save_shipped(model: Any, directory: Path | str, n_layers: int, meta: dict[str, Any]) -> None:
     """Write the trained tensors (float16) and a JSON header; the base encoder is not copied."""
-    import torch
-    from safetensors.torch import save_file
-
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    params = dict(model.named_parameters())
-    tensors = {n: params[n].detach().to(torch.float16).contiguous() for n in trainable_names(model, n_layers)}
-    save_file(tensors, str(directory / WEIGHTS_FILE), metadata={"format": FORMAT})
-    base = Path(resolve_model_path(DEFAULT_MODEL)) / "model.safetensors"
-    header = {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "base": DEFAULT_MODEL,
-        "base_digest": files_digest([base])[:16],
-        "train_layers": n_layers,
-        "dtype": "float16",
-        **meta,
-    }
-    (directory / CONFIG_FILE).write_text(json.dumps(header, indent=2) + "\n", encoding="utf-8")
+    names = trainable_names(model, n_layers)
+    minilm.save_delta(model, directory, names, FORMAT, FORMAT_VERSION, {"train_layers": n_layers, **meta})
 
 
 @functools.lru_cache(maxsize=2)
 def _load_embedded(path: str) -> tuple[Any, Any, dict[str, Any]]:
-    from safetensors.torch import load_file
-
-    directory = Path(path)
-    header_path = directory / CONFIG_FILE
-    if not header_path.is_file() or not (directory / WEIGHTS_FILE).is_file():
-        raise ModelLoadError(
-            f"fill-mask model {path!r} not found: a directory with {CONFIG_FILE} and {WEIGHTS_FILE} "
-            "(written by training/fillmask/train.py) is needed"
-        )
-    header = json.loads(header_path.read_text(encoding="utf-8"))
-    if header.get("format") != FORMAT or header.get("base") != DEFAULT_MODEL:
-        raise ModelLoadError(f"{path}: not a claimforge fill-mask model on {DEFAULT_MODEL}")
+    minilm.read_header(path, FORMAT, "fill-mask model", TRAINER)  # before the base model loads
     model, tokenizer = base_mlm()
-    tensors = load_file(str(directory / WEIGHTS_FILE))
-    params = dict(model.named_parameters())
-    unknown = sorted(set(tensors) - set(params))
-    if unknown:
-        raise ModelLoadError(f"{path}: unknown tensors {unknown[:3]}")
-    import torch
-
-    with torch.no_grad():
-        for name, t in tensors.items():
-            params[name].copy_(t.to(params[name].dtype))
+    header = minilm.load_delta(model, path, FORMAT, "fill-mask model", TRAINER)
     model.eval()
     return tokenizer, model, header
 
@@ -494,12 +445,7 @@ class EmbeddedFillMask(_FillMaskBase):
         self.config = config
         directory = Path(config.path).expanduser().resolve() if config.path else embedded_model_dir()
         self._path = str(directory)
-        if not (directory / CONFIG_FILE).is_file():
-            raise ModelLoadError(
-                f"fill-mask model {str(directory)!r} not found: a directory with {CONFIG_FILE} and {WEIGHTS_FILE} "
-                "(written by training/fillmask/train.py) is needed"
-            )
-        header = json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8"))
+        header = minilm.read_header(directory, FORMAT, "fill-mask model", TRAINER)
         self.length_prior = tuple(header.get("length_prior") or DEFAULT_LENGTH_PRIOR)
         name = EMBEDDED_FILLMASK if config.path is None else str(directory)
         self.model_id = f"{name}@{files_digest([directory / WEIGHTS_FILE, directory / CONFIG_FILE])[:12]}"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +25,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import Field
 
-from claimforge.backends.embeddings import DEFAULT_MODEL, resolve_model_path, resolve_runtime
+from claimforge.backends import minilm
+from claimforge.backends.embeddings import resolve_runtime
 from claimforge.backends.llm import OpenAIChatConfig, OpenAIChatLLM, without_thinking
 from claimforge.backends.seq2seq import ModelLoadError, load_hf_model
 from claimforge.cache import CachedComponentConfig, DiskCache, files_digest, fingerprint, weights_stamp
@@ -35,8 +35,9 @@ from claimforge.registry import registry
 EMBEDDED_QA = "qa-minilm"
 FORMAT = "claimforge-qa"
 FORMAT_VERSION = 1
-WEIGHTS_FILE = "weights.safetensors"
-CONFIG_FILE = "config.json"
+WEIGHTS_FILE = minilm.WEIGHTS_FILE
+CONFIG_FILE = minilm.CONFIG_FILE
+TRAINER = "training/qa/train.py"
 
 
 @dataclass(frozen=True)
@@ -167,21 +168,7 @@ def embedded_model_dir() -> Path:
 def base_qa() -> tuple[Any, Any]:
     """``BertForQuestionAnswering`` on the bundled all-MiniLM-L6-v2 encoder (span head untrained) and its
     tokenizer; offline."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    import transformers
-    from safetensors.torch import load_file
-
-    base = Path(resolve_model_path(DEFAULT_MODEL))
-    config = transformers.BertConfig.from_pretrained(str(base))
-    model = transformers.BertForQuestionAnswering(config)
-    state = {k.removeprefix("bert."): v for k, v in load_file(str(base / "model.safetensors")).items()}
-    state = {k: v for k, v in state.items() if not k.startswith("pooler.") and not k.endswith("position_ids")}
-    missing, unexpected = model.bert.load_state_dict(state, strict=False)
-    if unexpected or [m for m in missing if not m.endswith(("position_ids", "token_type_ids"))]:
-        raise ModelLoadError(f"{base}: not the expected BERT encoder (missing {missing}, unexpected {unexpected})")
-    tokenizer = transformers.AutoTokenizer.from_pretrained(str(base))
-    return model, tokenizer
+    return minilm.bundled_bert("BertForQuestionAnswering")  # type: ignore[no-any-return]
 
 
 def trainable_names(model: Any) -> list[str]:
@@ -192,54 +179,17 @@ def trainable_names(model: Any) -> list[str]:
 
 def save_shipped(model: Any, directory: Path | str, meta: dict[str, Any]) -> None:
     """Write the trained tensors (float16) and a JSON header; the base encoder's embeddings are not copied."""
-    import torch
-    from safetensors.torch import save_file
-
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    params = dict(model.named_parameters())
-    tensors = {n: params[n].detach().to(torch.float16).contiguous() for n in trainable_names(model)}
-    save_file(tensors, str(directory / WEIGHTS_FILE), metadata={"format": FORMAT})
-    base = Path(resolve_model_path(DEFAULT_MODEL)) / "model.safetensors"
-    header = {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "base": DEFAULT_MODEL,
-        "base_digest": files_digest([base])[:16],
-        "dtype": "float16",
-        **meta,
-    }
-    (directory / CONFIG_FILE).write_text(json.dumps(header, indent=2) + "\n", encoding="utf-8")
+    minilm.save_delta(model, directory, trainable_names(model), FORMAT, FORMAT_VERSION, meta)
 
 
 def load_shipped(model: Any, directory: Path | str) -> dict[str, Any]:
     """Copy a shipped reader's tensors into ``model`` (from ``base_qa``); returns its header."""
-    import torch
-    from safetensors.torch import load_file
-
-    directory = Path(directory)
-    header_path = directory / CONFIG_FILE
-    if not header_path.is_file() or not (directory / WEIGHTS_FILE).is_file():
-        raise ModelLoadError(
-            f"QA model {str(directory)!r} not found: a directory with {CONFIG_FILE} and {WEIGHTS_FILE} "
-            "(written by training/qa/train.py) is needed"
-        )
-    header = json.loads(header_path.read_text(encoding="utf-8"))
-    if header.get("format") != FORMAT or header.get("base") != DEFAULT_MODEL:
-        raise ModelLoadError(f"{directory}: not a claimforge QA model on {DEFAULT_MODEL}")
-    tensors = load_file(str(directory / WEIGHTS_FILE))
-    params = dict(model.named_parameters())
-    unknown = sorted(set(tensors) - set(params))
-    if unknown:
-        raise ModelLoadError(f"{directory}: unknown tensors {unknown[:3]}")
-    with torch.no_grad():
-        for name, t in tensors.items():
-            params[name].copy_(t.to(params[name].dtype))
-    return header
+    return minilm.load_delta(model, directory, FORMAT, "QA model", TRAINER)
 
 
 @functools.lru_cache(maxsize=2)
 def _load_embedded(path: str) -> tuple[Any, Any]:
+    minilm.read_header(path, FORMAT, "QA model", TRAINER)  # before the base model loads
     model, tokenizer = base_qa()
     load_shipped(model, path)
     model.eval()
@@ -332,11 +282,7 @@ class EmbeddedQA(_ReaderBase):
     def __init__(self, config: EmbeddedQAConfig) -> None:
         self.config = config
         directory = Path(config.path).expanduser().resolve() if config.path else embedded_model_dir()
-        if not (directory / CONFIG_FILE).is_file():
-            raise ModelLoadError(
-                f"QA model {str(directory)!r} not found: a directory with {CONFIG_FILE} and {WEIGHTS_FILE} "
-                "(written by training/qa/train.py) is needed"
-            )
+        minilm.read_header(directory, FORMAT, "QA model", TRAINER)
         self._path = str(directory)
         name = EMBEDDED_QA if config.path is None else str(directory)
         self.model_id = f"{name}@{files_digest([directory / WEIGHTS_FILE, directory / CONFIG_FILE])[:12]}"
