@@ -12,6 +12,10 @@ claims with their cited abstracts (evaluation only; nothing is tuned on them). T
 (``CLAIMFORGE_NO_CACHE=1``), so every score is computed.
 
     python bench/bench_check.py --runs 3 --out build/bench_check.json
+    python bench/bench_check.py --runs 3 --aspects --out build/bench_check_aspects.json   # what the CLI does
+
+``--aspects``: the full explanation as ``claimforge check`` gives it by default — the 5W aspects from the parse,
+each scored without it, and each question answered from the evidence by the embedded reader (QA validation).
 """
 
 from __future__ import annotations
@@ -40,7 +44,12 @@ def _child(args: argparse.Namespace) -> dict:
     pairs = [p for p in load_task({"name": "scifact"}).load("dev") if p.evidence]
     items = [CheckItem(p.id, p.claim, p.evidence) for p in pairs]
     t = time.perf_counter()
-    checker = Checker(load_check_verifier(args.model))
+    nlp = reader = None
+    if args.aspects:
+        from claimforge.registry import registry
+
+        nlp, reader = registry.build("nlp", {"name": "spacy"}), registry.build("qa", {"name": "embedded"})
+    checker = Checker(load_check_verifier(args.model), nlp=nlp, qa=reader)
     dummy = tuple(
         f"Sentence number {i} of a long made-up evidence text about nothing in particular." for i in range(12)
     )
@@ -77,6 +86,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=100)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--aspects", action="store_true", help="with the 5W aspects and QA validation")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -86,6 +96,7 @@ def main() -> None:
     for _ in range(args.runs):
         cmd = [sys.executable, __file__, "--child", "--model", args.model, "--data", str(args.data)]
         cmd += ["--repeats", str(args.repeats), "--batch", str(args.batch), "--threads", str(args.threads)]
+        cmd += ["--aspects"] if args.aspects else []
         res = subprocess.run(cmd, capture_output=True, text=True, check=True)
         rows.append(json.loads(res.stdout.strip().splitlines()[-1]))
         print(rows[-1], file=sys.stderr, flush=True)
@@ -95,7 +106,8 @@ def main() -> None:
     for k in keys:
         print(f"| {k} | {med[k]} |")
     if args.out:
-        args.out.write_text(json.dumps({"median": med, "runs": rows, "threads": args.threads}, indent=2) + "\n")
+        summary = {"median": med, "runs": rows, "threads": args.threads, "aspects": args.aspects}
+        args.out.write_text(json.dumps(summary, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -220,10 +220,12 @@ class Checker:
         nlp: Any = None,
         qa: Any = None,
         judge: Any = None,
+        questioner: Any = None,
     ) -> None:
         """``nlp``: a parser (the ``nlp`` registry) for the 5W aspects; None: no aspect table. ``qa``: an extractive
         reader (the ``qa`` registry) that answers each aspect's question from the evidence, ``judge`` the NLI
-        model that compares differing answers (default: the verifier)."""
+        model that compares differing answers (default: the verifier), ``questioner`` what asks (default: the
+        aspects' template questions)."""
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
         self.verifier = verifier
@@ -233,6 +235,7 @@ class Checker:
         self.nlp = nlp
         self.qa = qa
         self.judge = judge
+        self.questioner = questioner
 
     def check(self, items: Sequence[CheckItem], progress: Any = None) -> list[CheckResult]:
         items = list(items)
@@ -333,6 +336,7 @@ class Checker:
                 [p.evidence for _, p in checked],
                 self.qa,
                 self.judge if self.judge is not None else self.verifier,
+                questioner=self.questioner,
             )
         todo: list[tuple[CheckResult, Any, Pair, Any]] = []
         for (r, pair), own, answers in zip(checked, found, validated, strict=True):
@@ -361,7 +365,7 @@ class Checker:
                     text=a.text,
                     start=a.start,
                     end=a.end,
-                    question=a.question,
+                    question=qa_answer.question if qa_answer is not None else a.question,
                     claim_without=pair.claim,
                     probabilities_without=q,
                     change=round(change, 4),

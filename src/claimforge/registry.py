@@ -34,6 +34,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "fillmask": ("claimforge.backends.fillmask", "claimforge.generate.kb_fill"),
     "retriever": ("claimforge.backends.retrieval",),
     "qa": ("claimforge.backends.qa",),
+    "questioner": ("claimforge.backends.questions",),
     "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
     "pipeline": (
         "claimforge.generate.multi2claim",

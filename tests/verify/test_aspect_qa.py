@@ -119,10 +119,10 @@ def test_the_verifier_is_as_refuted_as_its_most_refuted_aspect(monkeypatch: pyte
     verifier = object.__new__(aspect_qa.AspectQAVerifier)
     verifier.config = aspect_qa.AspectQAConfig()
     verifier.nli = judge
-    refuted = [aspect_qa.AspectAnswer("x", 0.9, "s", 1.0, "", (0.9, 0.0, 0.1), "supported")] * 2 + [
-        aspect_qa.AspectAnswer("2020", 0.9, "s", 0.0, "st", (0.05, 0.9, 0.05), "refuted")
+    refuted = [aspect_qa.AspectAnswer("q?", "x", 0.9, "s", 1.0, "", (0.9, 0.0, 0.1), "supported")] * 2 + [
+        aspect_qa.AspectAnswer("q?", "2020", 0.9, "s", 0.0, "st", (0.05, 0.9, 0.05), "refuted")
     ]
-    supported = [aspect_qa.AspectAnswer("x", 0.8, "s", 1.0, "", (0.8, 0.0, 0.2), "supported")]
+    supported = [aspect_qa.AspectAnswer("q?", "x", 0.8, "s", 1.0, "", (0.8, 0.0, 0.2), "supported")]
     pairs = [Pair(id="a", claim=CLAIM, evidence=EVIDENCE)] * 3
     monkeypatch.setattr(verifier, "validate", lambda ps: ([], [refuted, supported, []]))
     probs = verifier.predict_proba(pairs)
@@ -137,3 +137,35 @@ def test_aspect_5w_is_a_registered_verifier() -> None:
 
     assert "aspect-5w" in registry.names("verifier")
     assert "embedded" in registry.names("qa") and "hf" in registry.names("qa") and "llm" in registry.names("qa")
+
+
+class FakeSeq2Seq:
+    model_id = "fake"
+
+    def generate(self, texts: Sequence[str], progress: Any = None) -> list[str]:
+        return [
+            "In which year did aspirin reduce the risk of stroke? (generated)" if t.startswith("answer: 2019") else "no"
+            for t in texts
+        ]
+
+
+def test_a_question_generator_replaces_the_template_questions() -> None:
+    from claimforge.backends.questions import HFQuestioner, HFQuestionerConfig, TemplateQuestioner
+
+    gen = object.__new__(HFQuestioner)
+    gen.config = HFQuestionerConfig(seq2seq={"name": "hf", "model": "x"})
+    gen.model = FakeSeq2Seq()
+    reader = ScriptedQA({"In which year did aspirin reduce the risk of stroke?": ("2020", 0.7)})
+    [out] = aspect_qa.validate_aspects([CLAIM], [ASPECTS], [EVIDENCE], reader, ScriptedJudge(), questioner=gen)
+    # the span "2019" got the generated question (cut after its "?"); the others fall back to their template
+    assert out[3].question == "In which year did aspirin reduce the risk of stroke?" and out[3].status == "refuted"
+    assert [a.question for a in out[:3]] == [a.question for a in ASPECTS[:3]]
+    assert TemplateQuestioner().ask([(CLAIM, "2019", "When?")]) == ["When?"]
+
+
+def test_the_llm_questioner_keeps_questions_only() -> None:
+    from claimforge.registry import registry
+
+    q = registry.build("questioner", {"name": "llm", "model": "m", "use_cache": False})
+    q.llm.complete = lambda convs: ["<think>x</think>When did aspirin reduce stroke risk?", "Sure, here it is."]
+    assert q.ask([(CLAIM, "2019", "T1?"), (CLAIM, "Aspirin", "T2?")]) == ["When did aspirin reduce stroke risk?", "T2?"]

@@ -37,6 +37,7 @@ class FactifyConfig(LabelCheckConfig):
     qa_pairs: bool = True  # add the 5W question-answer pairs and aspect verdicts to every example
     nlp: dict[str, Any] = {"name": "spacy"}  # the parser of the 5W aspects
     qa: dict[str, Any] = {"name": "embedded"}  # the reader that answers the aspect questions from the evidence
+    questioner: dict[str, Any] = {"name": "template"}  # the aspect questions: template (the parse), hf, llm
     balance: bool = False  # the label check's lazy mode is for balanced builds; paraphrases keep their labels
     seed: int = 13
 
@@ -55,13 +56,19 @@ class FactifyPipeline(Pipeline):
 
     method = "factify"
     item_type = SentenceItem
-    component_kinds = {"paraphraser": "paraphraser", "judge": "nli", "nlp": "nlp", "qa": "qa"}
+    component_kinds = {
+        "paraphraser": "paraphraser",
+        "judge": "nli",
+        "nlp": "nlp",
+        "qa": "qa",
+        "questioner": "questioner",
+    }
     config: FactifyConfig
 
     def uses(self, name: str) -> bool:
         if name == "judge":
             return True  # the entailment filter needs it even with the label check off
-        if name in ("nlp", "qa"):
+        if name in ("nlp", "qa", "questioner"):
             return self.config.qa_pairs
         return True
 
@@ -90,7 +97,7 @@ class FactifyPipeline(Pipeline):
             ),
             self.label_check_stage(labels),
             Stage("originals", "global", self._originals, ("item",)),
-            Stage("5W QA pairs", "global", self._qa_pairs, config=("qa_pairs", "nlp", "qa")),
+            Stage("5W QA pairs", "global", self._qa_pairs, config=("qa_pairs", "nlp", "qa", "questioner")),
         ]
 
     def _paraphrase(self, chunk: Chunk) -> None:
@@ -190,7 +197,12 @@ class FactifyPipeline(Pipeline):
         found = [claim_aspects(d) for d in docs]
         evidence = [tuple(evidence_sentences(e.evidence)) for e in ex]
         checked = validate_aspects(
-            [e.claim for e in ex], found, evidence, self.component("qa"), self.component("judge")
+            [e.claim for e in ex],
+            found,
+            evidence,
+            self.component("qa"),
+            self.component("judge"),
+            questioner=self.component("questioner"),
         )
         state.examples = [
             e.model_copy(
@@ -202,7 +214,7 @@ class FactifyPipeline(Pipeline):
                             claim_span=a.text,
                             start=a.start,
                             end=a.end,
-                            question=a.question,
+                            question=v.question,
                             answer=v.answer,
                             answer_score=round(v.answer_score, 4),
                             evidence_sentence=v.sentence,

@@ -44,6 +44,7 @@ STATUSES = ("supported", "refuted", "not enough info")
 class AspectAnswer:
     """What the evidence says to one aspect's question, and whether that agrees with the claim."""
 
+    question: str  # the question asked (the aspect's template question, or a question generator's)
     answer: str  # the evidence's answer ("" when the evidence gives none)
     answer_score: float  # the reader's probability
     sentence: str  # the evidence sentence that holds the answer
@@ -98,17 +99,23 @@ def validate_aspects(
     nli: Any,
     min_answer_score: float = MIN_ANSWER_SCORE,
     min_match: float = MIN_MATCH,
+    questioner: Any = None,
 ) -> list[list[AspectAnswer]]:
     """For each claim, one ``AspectAnswer`` per aspect (``nlp.aspects.Aspect``), in order. ``qa``: a
-    ``QuestionAnswerer``; ``nli``: an NLI model or 3-way verifier (``predict_proba`` on pairs)."""
+    ``QuestionAnswerer``; ``nli``: an NLI model or 3-way verifier (``predict_proba`` on pairs); ``questioner``: a
+    question generator (the ``questioner`` registry; None: the aspects' template questions)."""
+    flat = [(i, j, a) for i, found in enumerate(aspects) for j, a in enumerate(found)]
+    asked = [a.question for _, _, a in flat]
+    if questioner is not None and flat:
+        asked = questioner.ask([(claims[i], a.text, a.question) for i, _, a in flat])
+    question_of = {(i, j): q for (i, j, _), q in zip(flat, asked, strict=True)}
     questions: list[tuple[str, str]] = []
     where: list[tuple[int, int]] = []
     contexts = [_context(ev) for ev in evidence]
-    for i, (found, ev) in enumerate(zip(aspects, evidence, strict=True)):
-        for j, a in enumerate(found):
-            if ev:
-                questions.append((a.question, contexts[i][0]))
-                where.append((i, j))
+    for i, j, _ in flat:
+        if evidence[i]:
+            questions.append((question_of[(i, j)], contexts[i][0]))
+            where.append((i, j))
     answers = qa.answer(questions) if questions else []
     got: dict[tuple[int, int], Answer] = dict(zip(where, answers, strict=True))
     # what the judge reads: a predicate's answer sentence against the claim; another aspect's statement against it
@@ -134,7 +141,8 @@ def validate_aspects(
             if maybe is None or maybe.score < min_answer_score or not maybe.found:
                 score = maybe.score if maybe is not None else 0.0
                 p = (0.0, 0.0, 1.0)
-                row_out.append(AspectAnswer(maybe.text if maybe else "", score, "", 0.0, "", p, STATUSES[NEI]))
+                text = maybe.text if maybe else ""
+                row_out.append(AspectAnswer(question_of[(i, j)], text, score, "", 0.0, "", p, STATUSES[NEI]))
                 continue
             ans = maybe
             sentence = _sentence_of(ans, evidence[i], contexts[i][1])
@@ -146,7 +154,9 @@ def validate_aspects(
             else:  # the answers agree: the aspect holds as far as the reader is sure of its answer
                 statement, p, status = "", (ans.score, 0.0, 1.0 - ans.score), STATUSES[SUP]
             p = tuple(round(x, 4) for x in p)  # type: ignore[assignment]
-            row_out.append(AspectAnswer(ans.text, ans.score, sentence, match, statement, p, status))
+            row_out.append(
+                AspectAnswer(question_of[(i, j)], ans.text, ans.score, sentence, match, statement, p, status)
+            )
         out.append(row_out)
     return out
 
@@ -154,6 +164,7 @@ def validate_aspects(
 class AspectQAConfig(VerifierConfig):
     nlp: dict[str, Any] | str = {"name": "spacy"}  # the parser that finds the aspects
     qa: dict[str, Any] | str = {"name": "embedded"}  # the extractive reader
+    questioner: dict[str, Any] | str = {"name": "template"}  # the questions (template, hf, llm)
     nli: dict[str, Any] | str = {"name": "embedded"}  # the judge of differing answers
     min_answer_score: float = Field(default=MIN_ANSWER_SCORE, ge=0.0, le=1.0)
     min_match: float = Field(default=MIN_MATCH, ge=0.0, le=1.0)
@@ -167,6 +178,7 @@ class AspectQAVerifier:
         self.nlp = registry.build("nlp", config.nlp)
         self.qa = registry.build("qa", config.qa)
         self.nli = registry.build("nli", config.nli)
+        self.questioner = registry.build("questioner", config.questioner)
         self.model_id = (
             f"aspect-5w:{self.qa.model_id}|{self.nli.model_id}|{config.min_answer_score:g}/{config.min_match:g}"
         )
@@ -189,6 +201,7 @@ class AspectQAVerifier:
             self.nli,
             self.config.min_answer_score,
             self.config.min_match,
+            self.questioner,
         )
         return found, checked
 
