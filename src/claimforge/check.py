@@ -234,6 +234,8 @@ class Checker:
         self.unit = unit
         self.nlp = nlp
         self.qa = qa
+        if qa is not None and judge is None and len(verifier.labels) != 3:  # differing answers need a 3-way judge
+            judge = registry.build("nli", {"name": "embedded"})
         self.judge = judge
         self.questioner = questioner
 

@@ -939,12 +939,10 @@ def check(
         verifier = load_check_verifier(model, overrides)
         ret = corpus_retriever(documents, {"name": retriever}) if documents is not None else None
         nlp = registry.build("nlp", {"name": "spacy"}) if aspects else None
-        reader = judge = None
+        reader = None
         if aspects and qa != "none":
             reader = registry.build("qa", {"name": "embedded"} if qa == "embedded" else {"name": "hf", "model": qa})
-            if len(verifier.labels) != 3:  # differing answers need a 3-way judge
-                judge = registry.build("nli", {"name": "embedded"})
-        results = Checker(verifier, ret, k=k, unit=unit, nlp=nlp, qa=reader, judge=judge).check(items)
+        results = Checker(verifier, ret, k=k, unit=unit, nlp=nlp, qa=reader).check(items)
     except (ValueError, OSError, RuntimeError, RegistryError) as e:
         _fail(str(e) if isinstance(e, (ValueError, RegistryError)) else f"{type(e).__name__}: {e}")
         return

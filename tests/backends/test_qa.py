@@ -26,6 +26,11 @@ class _PointAt:
     def __init__(self, token_id: int, end_id: int | None = None) -> None:
         self.start, self.end = token_id, end_id if end_id is not None else token_id
 
+    def parameters(self) -> Any:
+        import torch
+
+        yield torch.zeros(1)  # on the CPU, like a real model's weights
+
     def __call__(self, input_ids: Any, **_: Any) -> Any:
         s = (input_ids == self.start).float() * 10.0
         e = (input_ids == self.end).float() * 10.0

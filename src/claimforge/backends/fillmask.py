@@ -348,7 +348,9 @@ def save_shipped(model: Any, directory: Path | str, n_layers: int, meta: dict[st
 def _load_embedded(path: str) -> tuple[Any, Any, dict[str, Any]]:
     minilm.read_header(path, FORMAT, "fill-mask model", TRAINER)  # before the base model loads
     model, tokenizer = base_mlm()
-    header = minilm.load_delta(model, path, FORMAT, "fill-mask model", TRAINER)
+    # the head's transform and bias at least (the number of retrained layers is the header's)
+    head = [n for n in trainable_names(model, 0)]
+    header = minilm.load_delta(model, path, FORMAT, "fill-mask model", TRAINER, required=head)
     model.eval()
     return tokenizer, model, header
 

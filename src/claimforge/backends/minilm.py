@@ -77,8 +77,11 @@ def read_header(directory: Path | str, fmt: str, what: str, trainer: str) -> dic
     return dict(header)
 
 
-def load_delta(model: Any, directory: Path | str, fmt: str, what: str, trainer: str) -> dict[str, Any]:
-    """Copy a shipped model's tensors into ``model`` (from :func:`bundled_bert`); returns its header."""
+def load_delta(
+    model: Any, directory: Path | str, fmt: str, what: str, trainer: str, required: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Copy a shipped model's tensors into ``model`` (from :func:`bundled_bert`); returns its header. Every name
+    in ``required`` must be among them (a delta without its head would run with a random one)."""
     import torch
     from safetensors.torch import load_file
 
@@ -88,6 +91,9 @@ def load_delta(model: Any, directory: Path | str, fmt: str, what: str, trainer: 
     unknown = sorted(set(tensors) - set(params))
     if unknown:
         raise ModelLoadError(f"{directory}: unknown tensors {unknown[:3]}")
+    missing = sorted(set(required) - set(tensors))
+    if missing:
+        raise ModelLoadError(f"{directory}: tensors missing from the shipped model: {missing[:3]}")
     with torch.no_grad():
         for name, t in tensors.items():
             params[name].copy_(t.to(params[name].dtype))

@@ -114,17 +114,19 @@ class SpanQAEngine:
         live = [i for i, (q, c) in enumerate(items) if q.strip() and c.strip()]
         # shorter contexts together (less padding); each batch is tokenised at once
         live.sort(key=lambda i: len(items[i][1]))
-        ctx = torch.autocast("cpu", dtype=torch.bfloat16) if self.bf16 else contextlib.nullcontext()
+        on_cpu = next(self.model.parameters()).device.type == "cpu"
+        ctx = torch.autocast("cpu", dtype=torch.bfloat16) if self.bf16 and on_cpu else contextlib.nullcontext()
         for b in range(0, len(live), self.batch_size):
             idx = live[b : b + self.batch_size]
             enc = self.features([items[i][0] for i in idx], [items[i][1] for i in idx])
             owner = enc.pop("overflow_to_sample_mapping").tolist()
             offsets = enc.pop("offset_mapping").tolist()
-            inputs = {k: v for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
+            device = next(self.model.parameters()).device
+            inputs = {k: v.to(device) for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
             with torch.inference_mode(), ctx:
                 result = self.model(**inputs)
-            starts = torch.log_softmax(result.start_logits.float(), dim=-1)
-            ends = torch.log_softmax(result.end_logits.float(), dim=-1)
+            starts = torch.log_softmax(result.start_logits.float().cpu(), dim=-1)
+            ends = torch.log_softmax(result.end_logits.float().cpu(), dim=-1)
             for w in range(len(owner)):
                 seq = enc.sequence_ids(w)
                 context_mask = torch.tensor([s == 1 for s in seq] + [False] * (starts.shape[1] - len(seq)))
@@ -184,7 +186,7 @@ def save_shipped(model: Any, directory: Path | str, meta: dict[str, Any]) -> Non
 
 def load_shipped(model: Any, directory: Path | str) -> dict[str, Any]:
     """Copy a shipped reader's tensors into ``model`` (from ``base_qa``); returns its header."""
-    return minilm.load_delta(model, directory, FORMAT, "QA model", TRAINER)
+    return minilm.load_delta(model, directory, FORMAT, "QA model", TRAINER, required=trainable_names(model))
 
 
 @functools.lru_cache(maxsize=2)
@@ -415,7 +417,7 @@ def locate(quote: str, context: str) -> Answer:
     """The first occurrence of ``quote`` in ``context``, ignoring case and runs of spaces; NO_ANSWER if none."""
     if not quote or quote.upper() == "NONE":
         return NO_ANSWER
-    pattern = r"\s+".join(re.escape(w) for w in quote.split())
+    pattern = r"(?<!\w)" + r"\s+".join(re.escape(w) for w in quote.split()) + r"(?!\w)"
     m = re.search(pattern, context, flags=re.IGNORECASE)
     return Answer(context[m.start() : m.end()], m.start(), m.end(), 1.0) if m else NO_ANSWER
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import Field
 
+from claimforge.cache import fingerprint
 from claimforge.generate.paraphrase import edit_distance, inverse_bleu
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Example, Label, QAPair, SentenceItem
@@ -149,15 +150,20 @@ class FactifyPipeline(Pipeline):
                     continue
                 details = {
                     "paraphrase_of": original.id,
-                    "original_claim": original.claim,
+                    "paraphrased_claim": original.claim,
                     "operations": ops,
                     "edit_distance": med,
                     "entailment": [round(fwd, 4), round(bwd, 4)],
                     "inverse_bleu": div,
                     "source_method": original.method,
+                    "rank": rank,
+                    # what the original was made from (the exports title an explanation passage by its question)
+                    **{k: original.provenance.details[k] for k in ("question",) if k in original.provenance.details},
                 }
+                # the key holds the text's hash: paraphrasing a dataset that already has paraphrases makes no duplicates
+                key = f"p{fingerprint(text)[:8]}"
                 made = self.make_example(
-                    u.item, original.label, text, original.evidence, original.evidence_id, details, key=f"p{rank}"
+                    u.item, original.label, text, original.evidence, original.evidence_id, details, key=key
                 )
                 # the source item of the claim it paraphrases: splits keep a paraphrase with its original
                 chunk.examples.append(made.model_copy(update={"source_item_id": original.source_item_id}))

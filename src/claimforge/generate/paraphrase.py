@@ -5,7 +5,7 @@ Backends:
   context (the two most frequent senses, inflected like the word they replace, chosen by the n-gram LM), voice
   change (active ↔ passive with an agent) and clause reordering (a leading modifier moved to the end, a final
   place or time modifier moved to the front); the combinations are ranked by the LM's perplexity.
-- ``hf``: any Hugging Face seq2seq paraphraser by name or path, ``num_return_sequences`` beams per claim.
+- ``hf``: any Hugging Face seq2seq paraphraser by name or path, ``n`` top-k samples per claim.
 - ``llm``: an OpenAI-compatible chat model with the paper's prompt ("Generate five different paraphrases ... in one
   list of python format"), its list parsed leniently.
 
@@ -188,6 +188,7 @@ class EmbeddedParaphraserConfig(ComponentConfig):
     max_swap_ratio: float = Field(default=1.5, gt=0)
     max_perplexity_ratio: float = Field(default=3.0, gt=0)
     max_synonym_words: int = Field(default=2, ge=1)
+    min_edit_distance: int = Field(default=2, ge=0)  # candidates with more word edits than this are ranked first
 
 
 def _plural(tok: Any) -> bool:
@@ -514,7 +515,9 @@ class EmbeddedParaphraser:
         for claim, doc in zip(claims, docs, strict=True):
             cands: dict[str, Paraphrase] = {}
             # best synonym per word: each candidate alone in the claim, scored by the LM
-            slots: list[tuple[Any, list[str]]] = [(t, s) for t in doc if (s := self._synonyms(t))]
+            slots: list[tuple[Any, list[str]]] = (
+                [(t, s) for t in doc if (s := self._synonyms(t))] if self.config.max_swaps else []
+            )
             cands_per.append([])
             swaps: list[tuple[Any, str]] = []
             if slots:
@@ -571,7 +574,7 @@ class EmbeddedParaphraser:
             # then the LM's score
             kept.sort(
                 key=lambda x: (
-                    edit_distance(x[2].text, claims[i]) <= 2,
+                    edit_distance(x[2].text, claims[i]) <= self.config.min_edit_distance,
                     sum(op.startswith("synonym:") for op in x[2].operations),
                     x[0],
                     x[1],

@@ -103,10 +103,21 @@ class Aspect:
 
     def without(self, claim: str) -> str:
         """``claim`` with this aspect taken out (what ``check`` scores to see whether the aspect decides)."""
-        text = claim[: self.cut_start] + self.placeholder + claim[self.cut_end :]
-        text = re.sub(r"\s+([,.;:?!])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
-        text = re.sub(r"^[,;:]\s*", "", text)
-        return text[:1].upper() + text[1:] if claim[:1].isupper() else text
+        return without_all(claim, [self])
+
+
+def without_all(claim: str, aspects: list[Aspect]) -> str:
+    """``claim`` with several aspects taken out: the cuts are spliced into the original text from right to left
+    (so each one's offsets still hold; overlapping cuts after the first are skipped), then tidied once."""
+    text, left = claim, len(claim) + 1
+    for a in sorted(aspects, key=lambda x: -x.cut_start):
+        if a.cut_end > left:
+            continue
+        text = text[: a.cut_start] + a.placeholder + text[a.cut_end :]
+        left = a.cut_start
+    text = re.sub(r"\s+([,.;:?!])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+    text = re.sub(r"^[,;:]\s*", "", text)
+    return text[:1].upper() + text[1:] if claim[:1].isupper() else text
 
 
 def _span(tok: Any, drop_case: bool = False) -> tuple[int, int]:
@@ -181,11 +192,14 @@ def _role(tok: Any, pred: Any) -> tuple[str, str] | None:
     copular = any(c.dep_ == "cop" for c in pred.children) or pred.pos_ == "ADJ"
     if dep in ("nsubj", "csubj"):
         existential = any(c.dep_ == "expl" for c in pred.children)  # "There is no association …"
-        # PropBank's ARG0 is the doer: the subject of a verb with an object, unless the verb is non-agentive
-        # ("fat depots undergo browning"); the subject of a verb without one is what changes ("Mortality fell",
-        # ARG1), as the annotation of 100 benchmark claims showed (docs/check.md)
-        transitive = any(c.dep_ in ("obj", "iobj", "ccomp", "xcomp") for c in pred.children)
-        agentive = transitive and _lemma(pred) not in _NON_AGENTIVE
+        # PropBank's ARG0 is the doer; the subject of a verb of change or state is what changes or holds
+        # ("Mortality fell", "fat depots undergo browning": ARG1), and so is the subject of a verb with no
+        # complement at all, as the annotation of 100 benchmark claims showed (docs/check.md); "Smoking leads to
+        # cancer" keeps its agent
+        lemma = _lemma(pred)
+        has_object = any(c.dep_ in ("obj", "iobj", "ccomp", "xcomp") for c in pred.children)
+        complement = has_object or any(c.dep_ == "obl" for c in pred.children)
+        agentive = complement and lemma not in _NON_AGENTIVE and (has_object or lemma not in _UNACCUSATIVE)
         return ("what", "patient") if copular or existential or not agentive else ("who", "agent")
     quantity = tok.like_num or tok.lower_ in _QUANTITIES or any(c.dep_ == "nummod" for c in tok.children)
     if dep == "obl:agent" or (
@@ -417,6 +431,14 @@ _NEGATIONS = frozenset(("not", "n't", "never", "no"))
 # verbs whose subject undergoes or holds rather than does (PropBank ARG1 or a non-agent ARG0)
 _NON_AGENTIVE = frozenset(
     "have undergo receive experience suffer lack contain include comprise depend need require reach".split()  # noqa: SIM905
+)
+# verbs of change or being that, without an object, say what happens to their subject ("Mortality fell to 12%");
+# with one they are causative ("Aspirin increases the risk"): the subject is then the agent
+_UNACCUSATIVE = frozenset(
+    (  # noqa: SIM905
+        "fall rise increase decrease decline drop grow occur happen change vary remain exist die persist differ "
+        "emerge appear worsen improve range"
+    ).split()
 )
 _QUANTITIES = frozenset(("%", "percent", "half", "third", "quarter", "fold", "times", "twice", "mg", "ml"))
 _COMPARATIVES = frozenset(

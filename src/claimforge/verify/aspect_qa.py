@@ -6,7 +6,8 @@ claim's:
 
 - the reader's probability is under ``min_answer_score``: the evidence does not answer the question → *not enough
   info*;
-- the answers agree (SQuAD token F1 ≥ ``min_match``, or one holds the other's words) → *supported*;
+- the answers agree (equal after SQuAD's normalisation, or one holds the other's words plus only words that cannot
+  change the referent: no number, no negation or comparison word) → *supported*;
 - they differ: the judge (the ``nli`` registry) reads the *aspect statement*, the claim with its aspect replaced by
   the evidence's answer, as premise and the claim as hypothesis. Entailment (a compatible answer, "older adults"
   for "the elderly") → *supported*; contradiction ("2020" for "2019") → *refuted*; neutral → *not enough info*.
@@ -32,10 +33,8 @@ from claimforge.records import Label, Pair
 from claimforge.registry import registry
 from claimforge.verify.base import VerifierConfig, label_space, two_way
 
-# Set a priori (not tuned on a benchmark): a reader's span below this probability is a guess; answers with half
-# their words in common are the same answer.
+# Set a priori (not tuned on a benchmark): a reader's span below this probability is a guess.
 MIN_ANSWER_SCORE = 0.1
-MIN_MATCH = 0.5
 SUP, REF, NEI = 0, 1, 2  # the judge's columns (Label order of a 3-way verifier)
 STATUSES = ("supported", "refuted", "not enough info")
 
@@ -48,30 +47,42 @@ class AspectAnswer:
     answer: str  # the evidence's answer ("" when the evidence gives none)
     answer_score: float  # the reader's probability
     sentence: str  # the evidence sentence that holds the answer
-    match: float  # token F1 of the evidence's answer against the claim's span
+    match: float  # SQuAD token F1 of the evidence's answer against the claim's span (reported; agreement is stricter)
     statement: str  # the claim with the aspect replaced by the evidence's answer ("" when not compared)
     probabilities: tuple[float, float, float]  # (supported, refuted, not enough info) for this aspect
     status: str  # supported / refuted / not enough info
 
 
-def _agree(answer: str, claim_span: str) -> float:
-    """Token F1 of two answers; 1.0 when one's words all occur in the other ("the FDA" / "FDA")."""
-    a, b = set(normalize_answer(answer).split()), set(normalize_answer(claim_span).split())
-    if a and b and (a <= b or b <= a):
-        return 1.0
-    return token_f1(answer, claim_span)
+# words whose presence on one side only can turn an answer into its opposite ("non-smokers" / "smokers",
+# "increased risk" / "risk")
+_POLARITY = frozenset(
+    "no not non never without un less more higher lower increased decreased reduced elevated fewer greater "  # noqa: SIM905
+    "smaller larger only".split()
+)
+
+
+def _agree(answer: str, claim_span: str) -> bool:
+    """The two answers say the same: equal after SQuAD's normalisation, or one holds the other's words with
+    nothing added but words that cannot change what it refers to ("the FDA" / "FDA"; not "type 1 diabetes" /
+    "type 2 diabetes", not "smokers" / "non-smokers", not "30 mg" / "60 mg"). Anything else goes to the judge."""
+    a, b = normalize_answer(answer).split(), normalize_answer(claim_span).split()
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    sa, sb = set(a), set(b)
+    if not (sa <= sb or sb <= sa):
+        return False
+    extra = sa ^ sb
+    return not any(any(c.isdigit() for c in w) or w in _POLARITY for w in extra)
 
 
 def claim_core(claim: str, aspects: Sequence[Any]) -> str:
     """The claim without its when, where and why aspects: what its predicate says of its arguments (so that the
     predicate is judged on its own, not on a wrong date elsewhere in the claim)."""
-    text = claim
-    taken: list[tuple[int, int]] = []
-    for a in sorted(aspects, key=lambda x: -x.cut_start):
-        if a.kind in ("when", "where", "why") and not any(a.cut_start < e and s < a.cut_end for s, e in taken):
-            text = a.without(text)
-            taken.append((a.cut_start, a.cut_end))
-    return text
+    from claimforge.nlp.aspects import without_all
+
+    return without_all(claim, [a for a in aspects if a.kind in ("when", "where", "why")])
 
 
 def _context(evidence: Sequence[str]) -> tuple[str, list[tuple[int, int]]]:
@@ -98,7 +109,6 @@ def validate_aspects(
     qa: Any,
     nli: Any,
     min_answer_score: float = MIN_ANSWER_SCORE,
-    min_match: float = MIN_MATCH,
     questioner: Any = None,
 ) -> list[list[AspectAnswer]]:
     """For each claim, one ``AspectAnswer`` per aspect (``nlp.aspects.Aspect``), in order. ``qa``: a
@@ -128,10 +138,14 @@ def validate_aspects(
         if a.role in ("predicate", "attribute"):
             core = claim_core(claims[i], aspects[i])
             judge.append(((i, j), "", Pair(id=f"{i}-{j}", claim=core, evidence=(sentence,))))
-        elif _agree(ans.text, a.text) < min_match:
+        elif not _agree(ans.text, a.text):
             statement = claims[i][: a.start] + ans.text + claims[i][a.end :]
             judge.append(((i, j), statement, Pair(id=f"{i}-{j}", claim=claims[i], evidence=(statement,))))
     probs = nli.predict_proba([p for _, _, p in judge]) if judge else np.zeros((0, 3))
+    if probs.shape[1] != 3:
+        raise ValueError(
+            f"QA validation needs a 3-way judge (SUPPORTED, REFUTED, NOT_ENOUGH_INFO), not {probs.shape[1]}"
+        )
     judged = {key: (statement, row) for (key, statement, _), row in zip(judge, probs, strict=True)}
     out: list[list[AspectAnswer]] = []
     for i, found in enumerate(aspects):
@@ -146,13 +160,14 @@ def validate_aspects(
                 continue
             ans = maybe
             sentence = _sentence_of(ans, evidence[i], contexts[i][1])
-            match = round(_agree(ans.text, a.text), 4)
+            match = round(token_f1(ans.text, a.text), 4)
             if (i, j) in judged:
                 statement, r = judged[(i, j)]
                 p = (float(r[SUP]), float(r[REF]), float(r[NEI]))
                 status = STATUSES[int(np.argmax(r))]
-            else:  # the answers agree: the aspect holds as far as the reader is sure of its answer
-                statement, p, status = "", (ans.score, 0.0, 1.0 - ans.score), STATUSES[SUP]
+            else:  # the answers agree: supported, the more surely the more the reader is sure of its answer
+                sup = 0.5 + 0.5 * ans.score
+                statement, p, status = "", (sup, 0.0, 1.0 - sup), STATUSES[SUP]
             p = tuple(round(x, 4) for x in p)  # type: ignore[assignment]
             row_out.append(
                 AspectAnswer(question_of[(i, j)], ans.text, ans.score, sentence, match, statement, p, status)
@@ -167,7 +182,6 @@ class AspectQAConfig(VerifierConfig):
     questioner: dict[str, Any] | str = {"name": "template"}  # the questions (template, hf, llm)
     nli: dict[str, Any] | str = {"name": "embedded"}  # the judge of differing answers
     min_answer_score: float = Field(default=MIN_ANSWER_SCORE, ge=0.0, le=1.0)
-    min_match: float = Field(default=MIN_MATCH, ge=0.0, le=1.0)
 
 
 class AspectQAVerifier:
@@ -180,7 +194,8 @@ class AspectQAVerifier:
         self.nli = registry.build("nli", config.nli)
         self.questioner = registry.build("questioner", config.questioner)
         self.model_id = (
-            f"aspect-5w:{self.qa.model_id}|{self.nli.model_id}|{config.min_answer_score:g}/{config.min_match:g}"
+            f"aspect-5w:{self.qa.model_id}|{self.nli.model_id}|{self.questioner.model_id}|{self.nlp.model_id}"
+            f"|{config.min_answer_score:g}"
         )
 
     @property
@@ -200,7 +215,6 @@ class AspectQAVerifier:
             self.qa,
             self.nli,
             self.config.min_answer_score,
-            self.config.min_match,
             self.questioner,
         )
         return found, checked
