@@ -162,6 +162,11 @@ class OpenAIChatLLM:
     parameters and messages (never the key), so a rerun makes no calls.
     """
 
+    @classmethod
+    def of(cls, config: OpenAIChatConfig) -> OpenAIChatLLM:
+        """The client of a component whose config extends ``OpenAIChatConfig`` (its chat fields only)."""
+        return cls(OpenAIChatConfig(**config.model_dump(include=set(OpenAIChatConfig.model_fields))))
+
     def __init__(self, config: OpenAIChatConfig) -> None:
         self.config = config
         self.model_id = f"{config.model}@{safe_url(config.base_url)}"
@@ -476,10 +481,7 @@ class LLMQA2D:
 
     def __init__(self, config: LLMQA2DConfig, llm: OpenAIChatLLM | None = None) -> None:
         self.config = config
-        if llm is None:
-            chat_fields = set(OpenAIChatConfig.model_fields)
-            llm = OpenAIChatLLM(OpenAIChatConfig(**config.model_dump(include=chat_fields)))
-        self.llm = llm
+        self.llm = llm = llm if llm is not None else OpenAIChatLLM.of(config)
         prompt_id = fingerprint(config.system_prompt, [e.model_dump() for e in config.examples])[:10]
         self.model_id = f"llm:{llm.model_id}#{prompt_id}"
 

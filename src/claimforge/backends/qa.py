@@ -389,7 +389,7 @@ class LLMQA:
 
     def __init__(self, config: LLMQAConfig) -> None:
         self.config = config
-        self.llm = OpenAIChatLLM(OpenAIChatConfig(**config.model_dump(include=set(OpenAIChatConfig.model_fields))))
+        self.llm = OpenAIChatLLM.of(config)
         self.model_id = f"llm:{self.llm.model_id}#{fingerprint(config.system_prompt)[:10]}"
 
     def __repr__(self) -> str:

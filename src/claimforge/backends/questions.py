@@ -90,7 +90,7 @@ class LLMQuestionerConfig(OpenAIChatConfig):
 class LLMQuestioner:
     def __init__(self, config: LLMQuestionerConfig) -> None:
         self.config = config
-        self.llm = OpenAIChatLLM(OpenAIChatConfig(**config.model_dump(include=set(OpenAIChatConfig.model_fields))))
+        self.llm = OpenAIChatLLM.of(config)
         self.model_id = f"llm:{self.llm.model_id}#{fingerprint(config.system_prompt)[:10]}"
 
     def ask(self, requests: Sequence[Request]) -> list[str]:

@@ -685,7 +685,7 @@ def parse_list(reply: str) -> list[str]:
 class LLMParaphraser:
     def __init__(self, config: LLMParaphraserConfig) -> None:
         self.config = config
-        self.llm = OpenAIChatLLM(OpenAIChatConfig(**config.model_dump(include=set(OpenAIChatConfig.model_fields))))
+        self.llm = OpenAIChatLLM.of(config)
         self.model_id = f"llm:{self.llm.model_id}#{fingerprint(config.prompt)[:10]}"
 
     def paraphrase(self, claims: Sequence[str], progress: Any = None) -> list[list[Paraphrase]]:

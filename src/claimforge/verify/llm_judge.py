@@ -380,10 +380,7 @@ class LLMJudgeVerifier:
     def __init__(self, config: LLMJudgeConfig, llm: Any = None) -> None:
         self.config = config
         self.labels: tuple[Label, ...] = label_space(config.num_labels)
-        if llm is None:
-            chat_fields = set(OpenAIChatConfig.model_fields)
-            llm = OpenAIChatLLM(OpenAIChatConfig(**config.model_dump(include=chat_fields)))
-        self.llm = llm
+        self.llm = llm if llm is not None else OpenAIChatLLM.of(config)
         options = options_text(self.labels)
         system = config.system_template or DEFAULT_SYSTEM_TEMPLATES[config.num_labels]
         self.system_prompt = fill_template(system, options=options)
