@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -136,7 +137,7 @@ class SpanQAEngine:
                 s_tok, e_tok, logp = best
                 item = idx[owner[w]]
                 start, end = int(offsets[w][s_tok][0]), int(offsets[w][e_tok][1])
-                prob = float(torch.exp(torch.tensor(logp)))
+                prob = math.exp(logp)
                 if prob > out[item].score or not out[item].found:
                     context = items[item][1]
                     out[item] = Answer(context[start:end], start, end, round(prob, 6))

@@ -24,7 +24,7 @@ from pydantic import Field
 from claimforge.cache import fingerprint
 from claimforge.generate.paraphrase import edit_distance, inverse_bleu
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
-from claimforge.records import Example, Label, QAPair, SentenceItem
+from claimforge.records import Example, Label, Pair, QAPair, Reject, SentenceItem
 from claimforge.registry import registry
 from claimforge.verify.label_check import evidence_sentences
 
@@ -121,8 +121,6 @@ class FactifyPipeline(Pipeline):
                     survivors.append((u, text, ops, med))
         # 2. entailment both ways
         judge = self.component("judge")
-        from claimforge.records import Pair
-
         pairs = [Pair(id="f", claim=t, evidence=(u.item.sentence,)) for u, t, _, _ in survivors]
         pairs += [Pair(id="b", claim=u.item.sentence, evidence=(t,)) for u, t, _, _ in survivors]
         probs = judge.predict_proba(pairs) if pairs else []
@@ -170,8 +168,6 @@ class FactifyPipeline(Pipeline):
 
     def _reject(self, chunk: Chunk, u: Any, stage: str, reason: str, detail: str) -> None:
         """One paraphrase that did not make it (an example-scope reject; the original example still does)."""
-        from claimforge.records import Reject
-
         chunk.add_reject(
             Reject(item_id=u.item.id, scope="example", stage=stage, reason=reason, detail=detail, ref=u.item.ref)
         )

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field
 
-from claimforge.backends.qa import Answer, normalize_answer, token_f1
+from claimforge.backends.qa import NO_ANSWER, Answer, normalize_answer, token_f1
 from claimforge.records import Label, Pair
 from claimforge.registry import registry
 from claimforge.verify.base import VerifierConfig, label_space, two_way
@@ -128,13 +128,16 @@ def validate_aspects(
             where.append((i, j))
     answers = qa.answer(questions) if questions else []
     got: dict[tuple[int, int], Answer] = dict(zip(where, answers, strict=True))
+    # the answers the reader is sure enough of, with the evidence sentence each comes from
+    sentence_of = {
+        key: _sentence_of(ans, evidence[key[0]], contexts[key[0]][1])
+        for key, ans in got.items()
+        if ans.found and ans.score >= min_answer_score
+    }
     # what the judge reads: a predicate's answer sentence against the claim; another aspect's statement against it
     judge: list[tuple[tuple[int, int], str, Pair]] = []
-    for (i, j), ans in got.items():
-        a = aspects[i][j]
-        if ans.score < min_answer_score or not ans.found:
-            continue
-        sentence = _sentence_of(ans, evidence[i], contexts[i][1])
+    for (i, j), sentence in sentence_of.items():
+        a, ans = aspects[i][j], got[(i, j)]
         if a.role in ("predicate", "attribute"):
             core = claim_core(claims[i], aspects[i])
             judge.append(((i, j), "", Pair(id=f"{i}-{j}", claim=core, evidence=(sentence,))))
@@ -151,15 +154,12 @@ def validate_aspects(
     for i, found in enumerate(aspects):
         row_out = []
         for j, a in enumerate(found):
-            maybe = got.get((i, j))
-            if maybe is None or maybe.score < min_answer_score or not maybe.found:
-                score = maybe.score if maybe is not None else 0.0
+            ans = got.get((i, j), NO_ANSWER)
+            if (i, j) not in sentence_of:  # no answer, or one the reader is unsure of
                 p = (0.0, 0.0, 1.0)
-                text = maybe.text if maybe else ""
-                row_out.append(AspectAnswer(question_of[(i, j)], text, score, "", 0.0, "", p, STATUSES[NEI]))
+                row_out.append(AspectAnswer(question_of[(i, j)], ans.text, ans.score, "", 0.0, "", p, STATUSES[NEI]))
                 continue
-            ans = maybe
-            sentence = _sentence_of(ans, evidence[i], contexts[i][1])
+            sentence = sentence_of[(i, j)]
             match = round(token_f1(ans.text, a.text), 4)
             if (i, j) in judged:
                 statement, r = judged[(i, j)]
