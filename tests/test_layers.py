@@ -17,7 +17,7 @@ LAYERS: list[set[str]] = [
     {"pipeline", "engine"},
     {"generate"},
     {"evaluate"},
-    {"build", "check", "ray_engine", "cli", "cli_quality"},
+    {"build", "check", "ray_engine", "review", "cli", "cli_quality"},
 ]
 RANK = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 

@@ -208,6 +208,29 @@ def load_check_verifier(model: str, overrides: dict[str, Any] | None = None, num
     return registry.build("verifier", {"num_labels": num_labels, **(overrides or {}), "name": model})
 
 
+def build_checker(
+    model: str = "zero-shot-nli",
+    overrides: dict[str, Any] | None = None,
+    aspects: bool = True,
+    qa: str = "embedded",
+    documents: Sequence[Any] | None = None,
+    retriever: str = "bm25",
+    k: int = 5,
+    unit: str = "sentence",
+) -> Checker:
+    """The checker ``claimforge check`` and the review server's ``POST /check`` use: the verifier (a name with
+    ``overrides``, or a saved model), a retriever over ``documents`` when given, the parser for the 5W aspects
+    (``aspects``) and the reader that answers their questions (``qa``: embedded, none, or a QA model's path / HF
+    name). Loads the models."""
+    verifier = load_check_verifier(model, overrides)
+    ret = corpus_retriever(documents, {"name": retriever}) if documents is not None else None
+    nlp = registry.build("nlp", {"name": "spacy"}) if aspects else None
+    reader = None
+    if aspects and qa != "none":
+        reader = registry.build("qa", {"name": "embedded"} if qa == "embedded" else {"name": "hf", "model": qa})
+    return Checker(verifier, ret, k=k, unit=unit, nlp=nlp, qa=reader)
+
+
 class Checker:
     """Checks claims with one verifier, loaded once; with a corpus, retrieves each claim's evidence first."""
 

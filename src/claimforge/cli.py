@@ -895,7 +895,7 @@ def check(
     """
     import json
 
-    from claimforge.check import Checker, claim_item, corpus_retriever, evidence_from_argument, load_check_verifier
+    from claimforge.check import build_checker, claim_item, evidence_from_argument
     from claimforge.check import read_items as read_check_items
 
     _setup_env(None, False)
@@ -936,13 +936,8 @@ def check(
             if not documents:
                 raise RecipeError(f"--corpus {corpus}: no documents in it")
         overrides = {k2: v for k2, v in model_spec.items() if k2 != "name"}
-        verifier = load_check_verifier(model, overrides)
-        ret = corpus_retriever(documents, {"name": retriever}) if documents is not None else None
-        nlp = registry.build("nlp", {"name": "spacy"}) if aspects else None
-        reader = None
-        if aspects and qa != "none":
-            reader = registry.build("qa", {"name": "embedded"} if qa == "embedded" else {"name": "hf", "model": qa})
-        results = Checker(verifier, ret, k=k, unit=unit, nlp=nlp, qa=reader).check(items)
+        checker = build_checker(model, overrides, aspects, qa, documents, retriever, k, unit)
+        results = checker.check(items)
     except (ValueError, OSError, RuntimeError, RegistryError) as e:
         _fail(str(e) if isinstance(e, (ValueError, RegistryError)) else f"{type(e).__name__}: {e}")
         return
@@ -1003,6 +998,81 @@ def _print_checks(results: list) -> None:  # type: ignore[type-arg]
         if r.explanation:
             out.print(f"  {escape(r.explanation)}")
         out.print()
+
+
+@app.command()
+def review(
+    datasets: Annotated[list[Path], typer.Argument(help="one or more dataset folders (the --out of claimforge build)")],
+    port: Annotated[int, typer.Option(help="port on 127.0.0.1 (0: any free port)")] = 8765,
+    check_model: Annotated[
+        str, typer.Option(help="the verifier of POST /check and the sentence scores (name or saved model)")
+    ] = "zero-shot-nli",
+    no_check: Annotated[bool, typer.Option("--no-check", help="no POST /check and no judge scores")] = False,
+    import_sheet: Annotated[
+        list[Path],
+        typer.Option(help="first read grades from a filled sheet (claimforge quality sheet format); repeatable"),
+    ] = [],  # noqa: B006
+    annotator: Annotated[str | None, typer.Option(help="with --import-sheet: the grader (default: file stem)")] = None,
+) -> None:
+    """Open a local web page to browse, grade (blind or open) and fix built datasets; grades and fixes are saved
+    in DIR/review/ as they are made. The page listens on 127.0.0.1 only; open the URL it prints (it holds the
+    access token). docs/review.md.
+
+    Example: claimforge review out/gsci
+    """
+    from claimforge.check import build_checker
+    from claimforge.review.app import serve
+    from claimforge.review.store import ReviewError, ReviewStore, load_datasets
+    from claimforge.review.store import import_sheet as import_grades
+
+    _setup_env(None, False)
+    try:
+        store = ReviewStore(load_datasets(datasets))
+        if import_sheet and len(store.datasets) != 1:
+            raise ReviewError("--import-sheet: give exactly one dataset folder to import into")
+        for sheet in import_sheet:
+            n = import_grades(store, next(iter(store.datasets)), sheet, annotator)
+            console.print(f"imported {n} grades from {sheet}")
+        for w in store.warnings:
+            console.print(f"[yellow]warning:[/yellow] {w}")
+        n_ex = sum(len(d.examples) for d in store.datasets.values())
+        factory = None if no_check else (lambda full: build_checker(check_model, aspects=full))
+
+        def announce(url: str) -> None:
+            console.print(f"reviewing {n_ex} examples of {', '.join(store.datasets)}")
+            console.print(f"open [bold]{url}[/bold]  (Ctrl-C stops the server; grades are already saved)")
+
+        serve(store, port, factory, announce)
+    except (ValueError, OSError) as e:
+        _fail(str(e))
+
+
+@app.command("apply-review")
+def apply_review_cmd(
+    dataset: Annotated[Path, typer.Argument(help="the reviewed dataset folder (with review/patch.jsonl)")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="a new folder for the corrected dataset")],
+    force: Annotated[
+        bool, typer.Option("--force", help="write into a folder that holds files of something else")
+    ] = False,
+) -> None:
+    """Write a corrected copy of a reviewed dataset: the relabels and rejects made on the review page applied,
+    each with its provenance (who, when, the label before). The reviewed folder is not changed.
+
+    Example: claimforge apply-review out/gsci --out out/gsci-reviewed
+    """
+    from claimforge.review.apply import apply_review
+
+    try:
+        command = "claimforge " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+        manifest = apply_review(dataset, out, force=force, command=command)
+    except (ValueError, OSError) as e:
+        _fail(str(e))
+        return
+    r = manifest["review"]
+    console.print(
+        f"[green]done[/green]: {r['examples_in']} examples in, {manifest['counts']['examples']} out "
+        f"({r.get('relabelled', 0)} relabelled, {r.get('rejected', 0)} rejected in review); wrote {out}"
+    )
 
 
 @app.command()

@@ -1,0 +1,11 @@
+// Keyboard grading: 1 / 2 / 3 choose the label (supported / refuted / not enough info), Enter saves.
+document.addEventListener("keydown", function (ev) {
+  var form = document.querySelector("form.grade");
+  if (!form || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  var typing = ev.target && (ev.target.tagName === "INPUT" && ev.target.type !== "radio" || ev.target.tagName === "TEXTAREA" || ev.target.tagName === "SELECT");
+  if (typing) return;
+  var labels = form.querySelectorAll('input[name="label"]');
+  var i = "123".indexOf(ev.key);
+  if (i >= 0 && labels[i]) { labels[i].checked = true; labels[i].focus(); ev.preventDefault(); }
+  else if (ev.key === "Enter" && form.querySelector('input[name="blind"]')) { ev.preventDefault(); form.requestSubmit(); }
+});
