@@ -535,8 +535,8 @@ class ReviewStore:
             alpha[c] = {
                 "alpha": None if math.isnan(value) else round(value, 3),
                 "level": level,
-                "units": len(pairable),
-                "values": sum(len(u) for u in pairable),
+                "examples": len(pairable),
+                "grades": sum(len(u) for u in pairable),
             }
         out["alpha"] = alpha
         means: dict[str, Any] = {}

@@ -9,3 +9,10 @@ document.addEventListener("keydown", function (ev) {
   if (i >= 0 && labels[i]) { labels[i].checked = true; labels[i].focus(); ev.preventDefault(); }
   else if (ev.key === "Enter" && form.querySelector('input[name="blind"]')) { ev.preventDefault(); form.requestSubmit(); }
 });
+
+// Filters left at "any" stay out of the request (and so out of the address bar).
+document.addEventListener("htmx:configRequest", function (ev) {
+  var fd = ev.detail.formData;
+  if (!fd || ev.detail.verb !== "get") return;
+  Array.from(fd.keys()).forEach(function (k) { if (fd.get(k) === "") fd.delete(k); });
+});
