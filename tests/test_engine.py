@@ -330,3 +330,45 @@ def test_an_output_folder_inside_a_folder_input_is_refused(tmp_path: Path) -> No
         _check_not_inside_input(folder, {"name": "papers", "path": str(folder)})
     _check_not_inside_input(tmp_path / "out", {"name": "papers", "path": str(folder)})  # beside it: fine
     _check_not_inside_input(tmp_path / "x" / "out", {"name": "sciq", "path": str(tmp_path / "x.json")})  # a file
+
+
+class _Ticking(Pipeline):
+    """A map stage that reports half its chunk done, then a global stage that reports its own progress."""
+
+    method = "toy"
+    item_type = MCQItem
+
+    def prefilter(self) -> Any:
+        class _Pass:
+            def check(self, rec: Any) -> None:
+                return None
+
+        return _Pass()
+
+    def stages(self) -> list[Stage]:
+        def half(chunk: Chunk) -> None:
+            assert chunk.progress is not None
+            chunk.progress(1, 2)
+
+        def judge(state: Any) -> None:
+            assert state.progress is not None
+            state.progress(3, 4)
+
+        return [Stage("m", "map", half, config=("size", "forgotten")), Stage("g", "global", judge)]
+
+
+def test_stages_report_progress_within_a_chunk_and_in_global_stages() -> None:
+    from contextlib import contextmanager
+
+    seen: list[tuple[str, int, int]] = []
+
+    class Recorder:
+        @contextmanager
+        def stage(self, name: str) -> Any:
+            yield lambda done, total: seen.append((name, done, total))
+
+    ref = SourceRef(dataset="t", path="t", line=1, item_id="a")
+    items = [MCQItem(id=f"a{i}", question="q", options=("x",), answer_index=0, ref=ref) for i in range(10)]
+    engine.run_in_memory(_Ticking(_Cfg()), items, Recorder())
+    assert ("m", 5, 0) in seen  # half of the 10-unit chunk, while the stage runs
+    assert ("m", 10, 0) in seen and ("g", 3, 4) in seen

@@ -549,11 +549,14 @@ def claims(
         name, path = _parse_input(input)
         spec = apply_overrides({"generator": {"name": generator}}, set_)
         gen = registry.build("generator", spec["generator"])
-        records = list(
-            itertools.islice(registry.build("reader", {"name": name, "path": path}).read(skip_bad=True), limit)
-        )
-        items = [r for r in records if isinstance(r, SentenceItem)]
-        result = gen.generate(items)
+        reader = registry.build("reader", {"name": name, "path": path})
+        with _progress() as progress:
+            with progress.stage("read") as tick:
+                records = list(itertools.islice(reader.read(skip_bad=True), limit))
+                tick(len(records), len(records))
+            items = [r for r in records if isinstance(r, SentenceItem)]
+            with progress.stage("generate claims") as tick:
+                result = gen.generate(items, tick)
     except (ValueError, OSError, RuntimeError) as e:
         _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return

@@ -318,6 +318,19 @@ def map_phase(
     with ExitStack() as bars:
         ticks = [bars.enter_context(progress.stage(s.name)) for s, _ in the_plan.maps]
         done = 0
+        per_stage = [0] * len(the_plan.maps)  # units each map stage has finished
+
+        def stage_progress(k: int, n_chunk: int) -> Callable[[int, int], None]:
+            def tick(finished: int, total: int) -> None:  # within the chunk: its share of the chunk's units
+                part = finished / total if total else 1.0
+                ticks[k](per_stage[k] + round(part * n_chunk), 0)
+
+            return tick
+
+        def stage_done(k: int, chunk: Chunk) -> None:
+            per_stage[k] += len(chunk.units)
+            ticks[k](per_stage[k], 0)
+
         for chunk in chunks(pipeline, records, chunk_size):
             outcome.n_chunks = chunk.number + 1
             if chunk.number % n_shards != i_shard:
@@ -332,10 +345,12 @@ def map_phase(
                         "recipe, input or claimforge version"
                     )
                 outcome.computed.append(chunk.number)
-            run_map_stages(the_plan, chunk, start, store, outcome.seconds)
+            for k in range(start):  # stages stored by an earlier run
+                stage_done(k, chunk)
+            run_map_stages(
+                the_plan, chunk, start, store, outcome.seconds, lambda k, c: stage_progress(k, len(c.units)), stage_done
+            )
             done += len(chunk.units)
-            for tick in ticks:
-                tick(done, 0)
             _collect(chunk, reads, outcome)
         for tick in ticks:
             tick(done, done)
@@ -353,18 +368,30 @@ def resume_point(the_plan: Plan, store: ChunkStore, chunk: Chunk) -> tuple[Chunk
 
 
 def run_map_stages(
-    the_plan: Plan, chunk: Chunk, start: int, store: ChunkStore, seconds: dict[str, float] | None = None
+    the_plan: Plan,
+    chunk: Chunk,
+    start: int,
+    store: ChunkStore,
+    seconds: dict[str, float] | None = None,
+    progress_of: Callable[[int, Chunk], Callable[[int, int], None]] | None = None,
+    on_done: Callable[[int, Chunk], None] | None = None,
 ) -> Chunk:
-    """Run the map stages from ``start`` on, storing the chunk after each (``seconds`` adds up each stage's time)."""
+    """Run the map stages from ``start`` on, storing the chunk after each (``seconds`` adds up each stage's time;
+    ``progress_of(k, chunk)`` gives stage k its within-chunk progress callback, ``on_done(k, chunk)`` hears when it
+    has finished the chunk)."""
     for k in range(start, len(the_plan.maps)):
         stage, fp = the_plan.maps[k]
         chunk.step = MAP_STEP + k
+        chunk.progress = progress_of(k, chunk) if progress_of is not None else None
         t0 = time.perf_counter()
         if chunk.live():
             stage.fn(chunk)
+        chunk.progress = None
         store.save(stage.name, fp, chunk)
         if seconds is not None:
             seconds[stage.name] = seconds.get(stage.name, 0.0) + time.perf_counter() - t0
+        if on_done is not None:
+            on_done(k, chunk)
     return chunk
 
 
@@ -394,8 +421,10 @@ def global_phase(
     state = BuildState(outcome.units, outcome.examples)
     for stage in the_plan.globals:
         t0 = time.perf_counter()
-        with progress.stage(stage.name):
+        with progress.stage(stage.name) as tick:
+            state.progress = tick
             stage.fn(state)
+            state.progress = None
         outcome.seconds[stage.name] = time.perf_counter() - t0
     ordered = [r for _, r in sorted(outcome.rejects, key=lambda kr: kr[0])]
     item_rejects = [r for r in ordered if r.scope == "item"] + [r for r in state.rejects if r.scope == "item"]

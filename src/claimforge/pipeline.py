@@ -70,6 +70,9 @@ class Chunk:
     examples: list[Example] = field(default_factory=list)
     rejects: list[tuple[int, Reject]] = field(default_factory=list)
     step: int = 0  # set by the engine: the running stage's step
+    # set by the engine while a stage runs: a stage that works through the chunk's units in steps reports how far
+    # it is (done, total units) so the stage's bar moves within a chunk; never stored
+    progress: Callable[[int, int], None] | None = field(default=None, repr=False, compare=False)
 
     def live(self) -> list[Unit]:
         """The units no step has rejected as a whole."""
@@ -99,6 +102,8 @@ class BuildState:
     units: list[Unit]
     examples: list[Example]
     rejects: list[Reject] = field(default_factory=list)
+    # set by the engine while a global stage runs: how far it is (done, total), for its bar
+    progress: Callable[[int, int], None] | None = field(default=None, repr=False, compare=False)
     # what one global stage tells a later one (e.g. the label check: the examples it judged and rejected,
     # and the ones balancing left unjudged, for the confirmed-claims stage)
     notes: dict[str, Any] = field(default_factory=dict)
@@ -307,8 +312,15 @@ class Pipeline:
             ex = state.examples
             verdicts: dict[int, Verdict] = {}
 
+            judged = [0]
+
             def check(indices: list[int]) -> int:
-                probs = judge(nli, [ex[i].claim for i in indices], [read(ex[i]) for i in indices])
+                def tick(done: int, total: int) -> None:
+                    if state.progress is not None:
+                        state.progress(judged[0] + done, len(ex))  # of all examples: the lazy check stops early
+
+                probs = judge(nli, [ex[i].claim for i in indices], [read(ex[i]) for i in indices], tick)
+                judged[0] += len(indices)
                 for i, p in zip(indices, probs, strict=True):
                     verdicts[i] = verdict(gate(ex[i]), p, th)
                 return sum(verdicts[i].passed for i in indices)

@@ -56,7 +56,10 @@ class RichProgress:
         task = self._progress.add_task(name, total=None)
 
         def tick(done: int, total: int) -> None:
-            self._progress.update(task, completed=done, total=total)
+            if total > 0:
+                self._progress.update(task, completed=done, total=total)
+            else:  # the total is not known yet (a streamed input): the count, and "?"
+                self._progress.update(task, completed=done)
 
         try:
             yield tick
@@ -64,3 +67,17 @@ class RichProgress:
             t = self._progress.tasks[task]
             if t.total is None:
                 self._progress.update(task, total=1, completed=1)
+
+
+PHASE_SCALE = 1000
+
+
+def phase(tick: Tick | None, lo: float, hi: float) -> Tick | None:
+    """A step's progress callback for one phase of it: the phase's (done, total) lands on the share [lo, hi] of
+    the step's bar (``tick`` receives thousandths of the step). None passes through (nobody listens)."""
+    if tick is None:
+        return None
+    span = hi - lo
+    return lambda done, total: tick(
+        round(PHASE_SCALE * (lo + span * min(done / total, 1.0) if total else hi)), PHASE_SCALE
+    )

@@ -404,6 +404,7 @@ def test_claims_command_writes_claims_and_rouge(tmp_path: Any) -> None:
     args = ["claims", "--input", f"scifact-citances:{fixture}", "--out", str(out)]
     result = CliRunner().invoke(app, [*args, "--set", "generator.ner.name=spacy", "--set", "generator.mentions=ner+np"])
     assert result.exit_code == 0, result.output
+    assert "generate claims" in result.output  # its progress bar (issue 16: claims showed none)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     summary = json.loads(out.with_suffix(".summary.json").read_text())
     assert summary["claims"] == sum(len(r["claims"]) for r in rows)

@@ -43,6 +43,7 @@ from claimforge.pipeline import (
     example_id,
     example_reject,
 )
+from claimforge.progress import phase
 from claimforge.records import Document, Example, Label, Reject, SentenceItem
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest
@@ -155,17 +156,19 @@ class EntityGenerator:
         return self._qa2d
 
     def generate(self, items: Sequence[SentenceItem], tick: Any = None) -> Generated:
+        """``tick(done, total)``: how far it is (the tagger's share, the parser's, the claims')."""
         cleaned = [clean_sentence(it.sentence) for it in items]
         texts = [c.text for c in cleaned]
-        mentions = [plausible_mentions(ms) for ms in self.ner.mentions(texts)]
+        mentions = [plausible_mentions(ms) for ms in self.ner.mentions(texts, phase(tick, 0.0, 0.45))]
         if self.config.qg is not None:
             return self._generate_qg(items, cleaned, mentions)
-        docs = self.nlp.parse(texts)
+        docs = self.nlp.parse(texts, phase(tick, 0.45, 0.9))
         claims: list[GeneratedClaim] = []
         rejects: list[Reject] = []
+        in_loop = phase(tick, 0.9, 1.0)
         for n, (it, cl, doc, ms) in enumerate(zip(items, cleaned, docs, mentions, strict=True)):
-            if tick is not None and n % 200 == 0:
-                tick(n, len(items))
+            if in_loop is not None and n % 200 == 0:
+                in_loop(n, len(items))
             found: dict[str, GeneratedClaim] = {}
             problems: list[str] = []
             cls = clauses(doc)
@@ -655,7 +658,7 @@ class ClaimGen(Pipeline):
 
     def _generate(self, chunk: Chunk) -> None:
         units = chunk.live()
-        gen = self.generator.generate([u.item for u in units])
+        gen = self.generator.generate([u.item for u in units], chunk.progress)
         for r in gen.rejects:
             chunk.add_reject(r)
         refs = {u.item.id: u.item.ref for u in units}
@@ -695,7 +698,8 @@ class ClaimGen(Pipeline):
         passages = {d.id: _passages(d) for d in docs.values()}
         flat = [(doc_id, span, text) for doc_id, ps in passages.items() for span, text in ps]
         where = {(doc_id, span): i for i, (doc_id, span, _) in enumerate(flat)}
-        vecs = self.embedder.embed([c.text for _, (_, c) in todo] + [t for _, _, t in flat]) if todo else None
+        texts = [c.text for _, (_, c) in todo] + [t for _, _, t in flat]
+        vecs = self.embedder.embed(texts, phase(chunk.progress, 0.0, 0.3)) if todo else None
         queries: list[tuple[int, str, tuple[int, int]]] = []  # (claim number, doc id, span)
         for n, (u, _c) in enumerate(todo):
             assert vecs is not None
@@ -709,6 +713,7 @@ class ClaimGen(Pipeline):
             self.component("judge"),
             [todo[n][1][1].text for n, _, _ in queries],
             [(flat[where[(doc_id, span)]][2],) for _, doc_id, span in queries],
+            phase(chunk.progress, 0.3, 1.0),
         )
         best: dict[int, tuple[float, str, tuple[int, int]]] = {}
         for (n, doc_id, span), p in zip(queries, probs, strict=True):
@@ -755,7 +760,9 @@ class ClaimGen(Pipeline):
         units = chunk.live()
         if self.negator is not None:
             todo = [(u, p) for u in units for p in u.data["paired"]]
-            negs = self.negator.negate([p.claim.text for _, p in todo], evidence=[_support(p) for _, p in todo])
+            negs = self.negator.negate(
+                [p.claim.text for _, p in todo], chunk.progress, evidence=[_support(p) for _, p in todo]
+            )
             for (u, p), neg in zip(todo, negs, strict=True):
                 if neg.text is None:
                     chunk.add_reject(
@@ -821,7 +828,7 @@ class ClaimGen(Pipeline):
             return
         hay = [content_lemmas(d.title + " " + d.text) for d in pool]
         texts = [p.claim.text for _, p in paired]
-        vecs = self.embedder.embed(texts + [d.text for d in pool])
+        vecs = self.embedder.embed(texts + [d.text for d in pool], phase(state.progress, 0.0, 0.9))
         cv, dv = vecs[: len(texts)], vecs[len(texts) :]
         index = {d.id: i for i, d in enumerate(pool)}
         k = min(cfg.nei_top_k, len(pool))

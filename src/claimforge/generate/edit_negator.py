@@ -17,6 +17,7 @@ from pydantic import Field
 
 from claimforge.generate.kbin import Negation
 from claimforge.generate.minimal_pairs import Edit, direction_edit, negation_edit, number_edit
+from claimforge.progress import phase
 from claimforge.registry import ComponentConfig, registry
 from claimforge.verify.label_check import judge
 
@@ -63,10 +64,10 @@ class MinimalEditNegator:
     ) -> list[Negation]:
         rng = random.Random(self.config.seed)
         premises = list(evidence) if evidence is not None else [(c,) for c in claims]
-        docs = self.nlp.parse(list(claims))
+        docs = self.nlp.parse(list(claims), phase(progress, 0.0, 0.3))
         per_claim = [self._edits(c, " ".join(ev), d, rng) for c, ev, d in zip(claims, premises, docs, strict=True)]
         flat = [(n, e) for n, edits in enumerate(per_claim) for e in edits]
-        probs = judge(self.nli, [e.claim for _, e in flat], [premises[n] for n, _ in flat])
+        probs = judge(self.nli, [e.claim for _, e in flat], [premises[n] for n, _ in flat], phase(progress, 0.3, 1.0))
         out: list[Negation] = []
         i = 0
         for n, edits in enumerate(per_claim):
