@@ -78,7 +78,14 @@ def make_sheet(builds: list[Path], n: int, seed: int, out: Path) -> None:
     key = []
     for i, (name, e) in enumerate(picked, 1):
         d = e["provenance"]["details"]
-        lines += [f"## {i}", "", f"**Claim:** {d.get('paraphrased_claim') or d['original_claim']}", "", f"**Rewording:** {e['claim']}", ""]
+        lines += [
+            f"## {i}",
+            "",
+            f"**Claim:** {d.get('paraphrased_claim') or d['original_claim']}",
+            "",
+            f"**Rewording:** {e['claim']}",
+            "",
+        ]
         key.append({"n": i, "id": e["id"], "build": name, "operations": d.get("operations", [])})
     (out / "sheet.md").write_text("\n".join(lines), encoding="utf-8")
     (out / "key.jsonl").write_text("".join(json.dumps(k) + "\n" for k in key), encoding="utf-8")

@@ -146,6 +146,27 @@ def test_qa2d_command(tmp_path: Path) -> None:
     assert "Neurons pass neurotransmitters to the next neuron." in res.output
 
 
+def test_qa2d_reads_a_file(tmp_path: Path) -> None:
+    table = tmp_path / "qa.csv"
+    table.write_text(
+        "question,answer\nWhat do neurons pass to the next neuron?,neurotransmitters\nWhich gas do plants take in?,"
+        "carbon dioxide\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "claims.jsonl"
+    res = runner.invoke(app, ["qa2d", "--input", str(table), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["line"] for r in rows] == [2, 3]
+    assert rows[1]["claim"] == "Plants take in carbon dioxide."
+    js = tmp_path / "qa.jsonl"
+    js.write_text('{"question": "What organ pumps blood?", "answers": ["the heart"]}\n{"question": ""}\n')
+    res = runner.invoke(app, ["qa2d", "--input", str(js)])
+    assert res.exit_code == 2 and "qa.jsonl, line 2: no 'question' text" in " ".join(res.output.split())
+    res = runner.invoke(app, ["qa2d", "What organ pumps blood?"])
+    assert res.exit_code == 2 and "at least one answer" in res.output
+
+
 def test_components_lists_the_registry() -> None:
     res = runner.invoke(app, ["components"])
     assert res.exit_code == 0

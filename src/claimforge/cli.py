@@ -297,30 +297,90 @@ def demo(
 
 @app.command()
 def qa2d(
-    question: Annotated[str, typer.Argument(help="the question")],
-    answer: Annotated[list[str], typer.Argument(help="one or more answers")],
+    question: Annotated[str | None, typer.Argument(help="the question (or --input for a file of them)")] = None,
+    answer: Annotated[list[str] | None, typer.Argument(help="one or more answers")] = None,
+    input_: Annotated[
+        Path | None,
+        typer.Option("--input", "-i", help="JSONL / JSON / CSV / TSV with question and answer (or answers) columns"),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="with --input: write JSON lines here")] = None,
     recipe: Annotated[str, typer.Option(help="recipe whose qa2d component to use")] = "multi2claim",
     set_: Annotated[list[str], typer.Option("--set", help="override a recipe key, e.g. qa2d.name=llm")] = [],  # noqa: B006
 ) -> None:
-    """Convert a question and answer(s) into declarative claims.
+    """Convert a question and answer(s) into declarative claims; or every row of a file (--input), one JSON line
+    per (question, answer): the claim, or why there is none.
 
     Example: claimforge qa2d "What do neurons pass to the next neuron?" neurotransmitters
+
+    Example: claimforge qa2d --input questions.csv --out claims.jsonl
     """
+    import json
+
     from claimforge.types import QA2DRequest
 
     _setup_env(None, False)
     try:
+        if (input_ is None) == (question is None):
+            raise RecipeError("give a question and its answers, or --input with a file of them (not both)")
+        if question is not None and not answer:
+            raise RecipeError("give at least one answer after the question")
+        if input_ is None and out is not None:
+            raise RecipeError("--out goes with --input")
+        if out is not None and (out.is_dir() or not out.parent.is_dir()):
+            raise RecipeError(f"--out {out}: must be a file in an existing folder")
+        rows = _qa2d_rows(input_) if input_ is not None else [(None, question, a) for a in answer or []]
         spec = apply_overrides(load_recipe(recipe), set_)["qa2d"]
         conv = registry.build("qa2d", spec)
-    except (RecipeError, RegistryError) as e:
+        results = conv.convert([QA2DRequest(question=q, answer=a) for _, q, a in rows])
+    except (ValueError, OSError, RegistryError) as e:
         _fail(str(e))
         return
-    for a, r in zip(answer, conv.convert([QA2DRequest(question=question, answer=a) for a in answer]), strict=True):
-        if r.text is None:
-            typer.echo(f"{a}\t(rejected: {r.reason})")
-        else:
-            flag = "\t(inverted stem: false for the keyed answer)" if r.polarity == "inverted" else ""
-            typer.echo(f"{a}\t{r.text}{flag}")
+    if input_ is None:
+        for (_, _, a), r in zip(rows, results, strict=True):
+            if r.text is None:
+                typer.echo(f"{a}\t(rejected: {r.reason})")
+            else:
+                flag = "\t(inverted stem: false for the keyed answer)" if r.polarity == "inverted" else ""
+                typer.echo(f"{a}\t{r.text}{flag}")
+        return
+    docs = [
+        {"line": line, "question": q, "answer": a, "claim": r.text, "polarity": r.polarity, "reason": r.reason}
+        for (line, q, a), r in zip(rows, results, strict=True)
+    ]
+    text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        from claimforge.io.dataset import atomic_open
+
+        with atomic_open(out) as f:
+            f.write(text)
+    made = sum(1 for d in docs if d["claim"])
+    console.print(f"{made} claims from {len(docs)} question-answer pairs ({len(docs) - made} without a claim)")
+
+
+def _qa2d_rows(path: Path) -> list[tuple[int | None, str, str]]:
+    """(line, question, answer) of every question-answer pair in a table or JSON file; errors name the line."""
+    from claimforge.io.rows import InputError, check_file, iter_csv_records, iter_json_records
+
+    check_file(path)
+    csv_like = path.suffix.lower() in (".csv", ".tsv", ".txt")
+    records = iter_csv_records(path) if csv_like else iter_json_records(path)
+    rows: list[tuple[int | None, str, str]] = []
+    for rec in records:
+        if rec.error is not None or rec.data is None:
+            raise InputError(path, rec.where, rec.error or "not a record")
+        q = rec.data.get("question")
+        raw = rec.data.get("answers", rec.data.get("answer"))
+        answers = [raw] if isinstance(raw, str) else raw
+        if not isinstance(q, str) or not q.strip():
+            raise InputError(path, rec.where, "no 'question' text")
+        if not isinstance(answers, list) or not answers or not all(isinstance(a, str) and a.strip() for a in answers):
+            raise InputError(path, rec.where, "no 'answer' (a string) or 'answers' (a list of strings)")
+        rows.extend((rec.line, q.strip(), a.strip()) for a in answers)
+    if not rows:
+        raise InputError(path, None, "no question-answer pairs in the file")
+    return rows
 
 
 def _log(msg: str) -> None:

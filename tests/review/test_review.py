@@ -301,6 +301,8 @@ def test_grading_and_fixing_through_the_page(toy_build: Path) -> None:
     assert r.status_code == 400 and "annotator name" in r.text
     r = c.post("/annotator", data={"annotator": "bob", "next": "/examples"}, headers=HX)
     assert r.status_code == 204 and r.headers["HX-Redirect"] == "/examples" and "bob" in r.headers["set-cookie"]
+    r = c.post("/annotator", data={"annotator": "bob", "next": "//evil.example/x"}, headers=HX)
+    assert r.headers["HX-Redirect"] == "/"  # never off the site
     assert "alice" in c.get("/agreement").text
 
 

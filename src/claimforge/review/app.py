@@ -251,7 +251,9 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         except ReviewError as exc:
             return error(request, str(exc))
         back = form.get("next") or "/"
-        resp = Response(status_code=204, headers={"HX-Redirect": back if back.startswith("/") else "/"})
+        if not back.startswith("/") or back.startswith("//"):  # this site's pages only
+            back = "/"
+        resp = Response(status_code=204, headers={"HX-Redirect": back})
         resp.set_cookie(ANNOTATOR_COOKIE, name, httponly=True, samesite="strict", max_age=365 * 86400)
         return resp
 
