@@ -71,6 +71,19 @@ def test_grades_are_on_disk_at_once_and_survive_a_restart(toy_build: Path) -> No
     assert len((toy_build / "review" / "grades.jsonl").read_text().splitlines()) == 3
 
 
+def test_two_servers_on_one_folder_see_each_others_grades(toy_build: Path) -> None:
+    one, two = _store(toy_build), _store(toy_build)
+    a, b = one.datasets["toybuild"].examples[:2]
+    one.grade("toybuild", a.id, "alice", {"label": "SUPPORTED"})
+    two.grade("toybuild", b.id, "bob", {"label": "REFUTED"})  # reads alice's grade before it appends
+    assert {(g.example_id, g.annotator) for g in two.grades.values()} == {(a.id, "alice"), (b.id, "bob")}
+    one.refresh()
+    assert len(one.grades) == 2
+    one.fix("toybuild", a.id, "reject", "alice", reason="x")
+    two.refresh()
+    assert ("toybuild", a.id) in two.fixes
+
+
 def test_grade_values_are_checked_against_the_papers_scales(toy_build: Path) -> None:
     store = _store(toy_build)
     ds = store.datasets["toybuild"]

@@ -380,6 +380,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
                 return PlainTextResponse("forbidden: open the URL with the token that claimforge review printed", 403)
             if request.method == "POST" and not by_header and not request.headers.get("hx-request"):
                 return PlainTextResponse("forbidden: a POST from the page must come from htmx", 403)
+            store.refresh()  # grades another server or an import wrote meanwhile
             return await call_next(request)
 
     static = Path(__file__).parent / "static"

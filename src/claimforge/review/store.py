@@ -370,10 +370,29 @@ class ReviewStore:
         self.grades: dict[tuple[str, str, str], Grade] = {}  # (dataset, example id, annotator) -> the last grade
         self.fixes: dict[tuple[str, str], Fix] = {}  # (dataset, example id) -> the last action
         self.warnings: list[str] = []
+        self._sizes: dict[str, tuple[int, int]] = {}  # what was read of each dataset's grades and patch files
         for ds in self.datasets.values():
             self._load(ds)
 
+    def _file_sizes(self, ds: Dataset) -> tuple[int, int]:
+        g, p = ds.review_dir / GRADES_FILE, ds.review_dir / PATCH_FILE
+        return (g.stat().st_size if g.is_file() else 0, p.stat().st_size if p.is_file() else 0)
+
+    def refresh(self) -> None:
+        """Read a dataset's review files again when something else changed them (a second server on the same
+        folder, an import from the command line): two stat calls per dataset."""
+        with self._lock:
+            for ds in self.datasets.values():
+                if self._file_sizes(ds) != self._sizes.get(ds.name):
+                    self._reload(ds)
+
+    def _reload(self, ds: Dataset) -> None:
+        self.grades = {k: g for k, g in self.grades.items() if k[0] != ds.name}
+        self.fixes = {k: f for k, f in self.fixes.items() if k[0] != ds.name}
+        self._load(ds)
+
     def _load(self, ds: Dataset) -> None:
+        self._sizes[ds.name] = self._file_sizes(ds)
         rows, warn = _read_lines(ds.review_dir / GRADES_FILE)
         self.warnings += warn
         for i, r in enumerate(rows, 1):
@@ -400,6 +419,13 @@ class ReviewStore:
                 self.fixes.pop((ds.name, f.example_id), None)
             else:
                 self.fixes[(ds.name, f.example_id)] = f
+
+    def _append(self, ds: Dataset, name: str, row: Mapping[str, Any]) -> None:
+        before = self._file_sizes(ds)
+        if before != self._sizes.get(ds.name):  # changed elsewhere since read: take those records in first
+            self._reload(ds)
+        _append(ds.review_dir / name, row)
+        self._sizes[ds.name] = self._file_sizes(ds)
 
     def dataset(self, name: str) -> Dataset:
         try:
@@ -429,7 +455,7 @@ class ReviewStore:
         e = self.example(dataset, example_id)
         g = Grade(dataset, e.id, annotator, blind, validate_grade(e, values), comment.strip()[:2000], _now(), source)
         with self._lock:
-            _append(self.dataset(dataset).review_dir / GRADES_FILE, g.row())
+            self._append(self.dataset(dataset), GRADES_FILE, g.row())
             if g.values or g.comment:
                 self.grades[(dataset, e.id, annotator)] = g
             else:
@@ -450,7 +476,7 @@ class ReviewStore:
             raise ReviewError(f"{e.id}: a reject needs a reason")
         f = Fix(dataset, e.id, action, annotator, label if action == "relabel" else None, reason, _now())
         with self._lock:
-            _append(self.dataset(dataset).review_dir / PATCH_FILE, f.row())
+            self._append(self.dataset(dataset), PATCH_FILE, f.row())
             if action == "keep":
                 self.fixes.pop((dataset, e.id), None)
             else:
