@@ -328,7 +328,7 @@ def qa2d(
             raise RecipeError("--out goes with --input")
         if out is not None and (out.is_dir() or not out.parent.is_dir()):
             raise RecipeError(f"--out {out}: must be a file in an existing folder")
-        rows = _qa2d_rows(input_) if input_ is not None else [(None, question, a) for a in answer or []]
+        rows = _qa2d_rows(input_) if input_ is not None else [(None, question or "", a) for a in answer or []]
         spec = apply_overrides(load_recipe(recipe), set_)["qa2d"]
         conv = registry.build("qa2d", spec)
         results = conv.convert([QA2DRequest(question=q, answer=a) for _, q, a in rows])
