@@ -14,17 +14,6 @@ import shutil
 from pathlib import Path
 from urllib.parse import quote
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -36,10 +25,12 @@ def main() -> None:
     a = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
+    from claimforge.review.app import CHROMIUM_FLAGS
+
     base = a.url.split("/?")[0]
     a.out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=a.chromium, args=ARGS)
+        browser = p.chromium.launch(executable_path=a.chromium, args=list(CHROMIUM_FLAGS))
         page = browser.new_page(viewport={"width": 1280, "height": 860})
         page.goto(a.url)
         page.fill("#annotator-name", "screenshots")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from claimforge.review.app import make_server
+from claimforge.review.app import CHROMIUM_FLAGS, make_server
 from claimforge.review.store import ReviewStore, load_datasets
 
 from .test_review import FakeChecker
@@ -25,17 +25,6 @@ CHROMIUM = os.environ.get("CLAIMFORGE_CHROMIUM") or shutil.which("chromium") or 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="no Chromium browser (Debian: apt-get install chromium; or set CLAIMFORGE_CHROMIUM)"
 )
-# Chromium on a machine without a network or a screen (the flags of the machine's own note).
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SHOTS = os.environ.get("CLAIMFORGE_SCREENSHOTS")
 
 
@@ -65,7 +54,7 @@ def server(toy_build: Path) -> Iterator[tuple[str, str, Path]]:
 @pytest.fixture
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = p.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_FLAGS))
         try:
             yield b
         finally:

@@ -131,7 +131,7 @@ def test_label_accuracy_and_agreement(toy_build: Path) -> None:
     assert s["annotators"]["alice"]["blind"]["accuracy"] == 1.0
     assert s["annotators"]["bob"]["blind"]["correct"] == 5
     assert 0.6 < s["blind"]["ci95"][0] < 0.917 < s["blind"]["ci95"][1] <= 1.0  # Wilson interval around 11/12
-    assert s["alpha"]["label"]["examples"] == 6 and 0 < s["alpha"]["label"]["alpha"] < 1
+    assert s["alpha"]["label"]["units"] == 6 and 0 < s["alpha"]["label"]["alpha"] < 1
     assert s["alpha"]["fluency"]["level"] == "ordinal"
     assert s["majority"] == {"examples": 5, "correct": 5}  # the 1-1 tie has no majority
     assert sum(sum(row.values()) for row in s["confusion"].values()) == 12

@@ -95,3 +95,16 @@ def percent_agreement(data: Iterable[Iterable[Any]]) -> float:
     if not units:
         return math.nan
     return sum(1 for u in units if len(set(u)) == 1) / len(units)
+
+
+def alpha_entry(data: list[list[Any]], level: AlphaLevel, digits: int = 4) -> dict[str, Any]:
+    """Krippendorff's α of a units × annotators matrix as the agreement reports give it: ``{alpha (None when no
+    unit has two values), level, units (pairable), values (in those units)}``."""
+    pairable = pairable_units(data)
+    value = krippendorff_alpha(data, level) if pairable else math.nan
+    return {
+        "alpha": None if math.isnan(value) else round(value, digits),
+        "level": level,
+        "units": len(pairable),
+        "values": sum(len(u) for u in pairable),
+    }

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from claimforge.evaluate.agreement import AlphaLevel, krippendorff_alpha, pairable_units, percent_agreement
+from claimforge.evaluate.agreement import AlphaLevel, alpha_entry, percent_agreement
 
 # ----------------------------------------------------------------------------------------------------------------
 # Table 2 criteria, the annotation rule and the acceptance rule
@@ -532,15 +532,7 @@ def agreement(sheets: Sequence[Sheet], groups: Mapping[str, str] | None = None) 
         matrices["entailment"] = [[None if v == "SKIP" else v for v in row] for row in matrices["entailment"]]
     alpha: dict[str, Any] = {}
     for c, m in matrices.items():
-        level = ALPHA_LEVELS[c]
-        pairable = pairable_units(m)
-        value = krippendorff_alpha(m, level) if pairable else math.nan
-        alpha[c] = {
-            "alpha": None if math.isnan(value) else round(value, 4),
-            "level": level,
-            "units": len(pairable),
-            "values": sum(len(u) for u in pairable),
-        }
+        alpha[c] = alpha_entry(m, ALPHA_LEVELS[c])
     doc["alpha"] = alpha
     if kind == "claims":
         agree = percent_agreement(matrices["fluency"])

@@ -108,3 +108,16 @@ def read_examples(path: Path) -> list[Example]:
             except ValueError as e:
                 raise ValueError(f"{path}:{i}: not a claimforge example: {e}") from None
     return out
+
+
+def read_rejects(path: Path) -> list[Reject]:
+    """Read ``rejects.jsonl`` back (errors name the file and line)."""
+    out: list[Reject] = []
+    with open(path, encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    out.append(Reject.model_validate_json(line))
+                except ValueError as e:
+                    raise ValueError(f"{path}:{i}: not a claimforge reject record: {e}") from None
+    return out

@@ -46,6 +46,18 @@ PAGE_SIZE = 50
 COOKIE = "claimforge_review"
 ANNOTATOR_COOKIE = "claimforge_annotator"
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+# Headless Chromium on a machine without a network or a screen (the browser tests and bench/review_screenshots.py):
+# without the background-networking flags it keeps trying to reach Google's hosts.
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
 CRITERION_TITLES = {
     "label": "Label (your own reading of claim + evidence)",
     "fluency": "Fluency",
@@ -137,13 +149,17 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
                           "methods": _counts(ds, "method"), "reasons": _reject_reasons(ds)})  # fmt: skip
         return render(request, "overview.html", cards=cards)
 
+    def dataset_of(request: Request) -> Dataset:
+        """The dataset the query names (default: the first one given); ReviewError for an unknown name."""
+        return store.dataset(request.query_params.get("dataset") or next(iter(store.datasets)))
+
     def examples(request: Request) -> Response:
         q = request.query_params
-        name = q.get("dataset") or next(iter(store.datasets))
         try:
-            ds = store.dataset(name)
+            ds = dataset_of(request)
         except ReviewError as e:
             return error(request, str(e), 404)
+        name = ds.name
         facets = {k[2:]: v for k, v in q.items() if k.startswith("f.") and v}
         unknown = [k for k in facets if k not in ds.facets]
         if unknown:
@@ -201,8 +217,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
 
     def _blind_params(request: Request) -> tuple[str, int, int]:
         q = request.query_params
-        name = q.get("dataset") or next(iter(store.datasets))
-        store.dataset(name)
+        name = dataset_of(request).name
         n = min(max(int(q.get("n", "60")), 1), 10000)
         seed = int(q.get("seed", "2026"))
         return name, n, seed
@@ -228,9 +243,8 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
 
     def rejects(request: Request) -> Response:
         q = request.query_params
-        name = q.get("dataset") or next(iter(store.datasets))
         try:
-            ds = store.dataset(name)
+            ds = dataset_of(request)
         except ReviewError as exc:
             return error(request, str(exc), 404)
         reason, stage = q.get("reason", ""), q.get("stage", "")

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from claimforge.evaluate.agreement import krippendorff_alpha, pairable_units
+from claimforge.evaluate.agreement import alpha_entry
 from claimforge.evaluate.sheets import (
     ALPHA_LEVELS,
     CLAIM_CRITERIA,
@@ -35,7 +35,7 @@ from claimforge.evaluate.sheets import (
     read_items,
     read_sheet,
 )
-from claimforge.io.dataset import read_examples
+from claimforge.io.dataset import read_examples, read_rejects
 from claimforge.io.sentences import split_text
 from claimforge.records import Example, Label, Reject
 
@@ -101,20 +101,6 @@ class Dataset:
         return str(self.manifest.get("pipeline") or "")
 
 
-def _read_rejects(path: Path) -> list[Reject]:
-    out: list[Reject] = []
-    if not path.is_file():
-        return out
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            if line.strip():
-                try:
-                    out.append(Reject.model_validate_json(line))
-                except ValueError as e:
-                    raise ReviewError(f"{path}:{i}: not a claimforge reject record: {e}") from None
-    return out
-
-
 def _facets(examples: Sequence[Example]) -> dict[str, list[tuple[str, int]]]:
     """The provenance fields worth filtering by: scalar values of ``provenance.details`` (one level of nesting
     flattened) with 2-30 distinct values (and at most a third as many as there are examples), present in at least
@@ -151,7 +137,11 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
             manifest = json.loads((p / "manifest.json").read_text(encoding="utf-8"))
         except json.JSONDecodeError as err:
             raise ReviewError(f"{p / 'manifest.json'}: not JSON ({err.msg}, line {err.lineno})") from None
-    ds = Dataset(name or p.resolve().name, p, examples, _read_rejects(p / "rejects.jsonl"), manifest)
+    try:
+        rejects = read_rejects(p / "rejects.jsonl") if (p / "rejects.jsonl").is_file() else []
+    except ValueError as err:
+        raise ReviewError(str(err)) from None
+    ds = Dataset(name or p.resolve().name, p, examples, rejects, manifest)
     for i, e in enumerate(examples, 1):
         if e.id in ds.by_id:
             raise ReviewError(f"{ex_path}:{i}: example id {e.id!r} appears twice")
@@ -556,14 +546,7 @@ class ReviewStore:
                 if c == "entailment":
                     row = [None if v == "SKIP" else v for v in row]
                 rows.append(row)
-            pairable = pairable_units(rows)
-            value = krippendorff_alpha(rows, level) if pairable else math.nan  # type: ignore[arg-type]
-            alpha[c] = {
-                "alpha": None if math.isnan(value) else round(value, 3),
-                "level": level,
-                "examples": len(pairable),
-                "grades": sum(len(u) for u in pairable),
-            }
+            alpha[c] = alpha_entry(rows, level, digits=3)  # type: ignore[arg-type]
         out["alpha"] = alpha
         means: dict[str, Any] = {}
         for c in ("fluency", "decontextualized", "atomicity", "faithfulness"):
