@@ -217,12 +217,14 @@ def build_checker(
     retriever: str = "bm25",
     k: int = 5,
     unit: str = "sentence",
+    verifier: Any = None,
 ) -> Checker:
     """The checker ``claimforge check`` and the review server's ``POST /check`` use: the verifier (a name with
     ``overrides``, or a saved model), a retriever over ``documents`` when given, the parser for the 5W aspects
     (``aspects``) and the reader that answers their questions (``qa``: embedded, none, or a QA model's path / HF
-    name). Loads the models."""
-    verifier = load_check_verifier(model, overrides)
+    name). Loads the models; ``verifier``: one already loaded (then ``model`` and ``overrides`` are not used)."""
+    if verifier is None:
+        verifier = load_check_verifier(model, overrides)
     ret = corpus_retriever(documents, {"name": retriever}) if documents is not None else None
     nlp = registry.build("nlp", {"name": "spacy"}) if aspects else None
     reader = None

@@ -1083,7 +1083,7 @@ def review(
 
     Example: claimforge review out/gsci
     """
-    from claimforge.check import build_checker
+    from claimforge.check import build_checker, load_check_verifier
     from claimforge.review.app import serve
     from claimforge.review.store import ReviewError, ReviewStore, load_datasets
     from claimforge.review.store import import_sheet as import_grades
@@ -1099,13 +1099,18 @@ def review(
         for w in store.warnings:
             console.print(f"[yellow]warning:[/yellow] {w}")
         n_ex = sum(len(d.examples) for d in store.datasets.values())
-        factory = None if no_check else (lambda full: build_checker(check_model, aspects=full))
+        loaded: list[Any] = []  # the verifier, loaded once for both checkers
+
+        def factory(full: bool) -> Any:
+            if not loaded:
+                loaded.append(load_check_verifier(check_model))
+            return build_checker(verifier=loaded[0], aspects=full)
 
         def announce(url: str) -> None:
             console.print(f"reviewing {n_ex} examples of {', '.join(store.datasets)}")
             console.print(f"open [bold]{url}[/bold]  (Ctrl-C stops the server; grades are already saved)")
 
-        serve(store, port, factory, announce)
+        serve(store, port, None if no_check else factory, announce)
     except (ValueError, OSError) as e:
         _fail(str(e))
 

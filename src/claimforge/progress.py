@@ -63,10 +63,12 @@ class RichProgress:
 
         try:
             yield tick
-        finally:
+        finally:  # a finished step shows as complete (a lazy check, say, stops before its upper bound)
             t = self._progress.tasks[task]
             if t.total is None:
                 self._progress.update(task, total=1, completed=1)
+            else:
+                self._progress.update(task, completed=t.total)
 
 
 PHASE_SCALE = 1000

@@ -43,6 +43,7 @@ def server(toy_build: Path) -> Iterator[tuple[str, str, Path]]:
     deadline = time.time() + 10
     while not srv.started and time.time() < deadline:
         time.sleep(0.05)
+    assert srv.started, "the review server did not start within 10 s"
     base = url.split("/?")[0]
     try:
         yield url, base, toy_build
@@ -68,7 +69,13 @@ def _open(browser: Any, url: str, name: str) -> Any:
     page.fill("#annotator-name", name)
     page.click("form.who button")
     page.wait_for_selector("form.who button:text('Change')")  # the page reloaded under the name
+    _ready(page)
     return page
+
+
+def _ready(page: Any) -> None:
+    """The page's own script (keyboard grading) is in place."""
+    page.wait_for_function("window.claimforgeReview === true")
 
 
 def _wait_graded(page: Any, done: int, total: int) -> None:
@@ -77,6 +84,7 @@ def _wait_graded(page: Any, done: int, total: int) -> None:
     page.wait_for_function(
         f"document.querySelector('main') && document.querySelector('main').innerText.includes({want!r})"
     )
+    _ready(page)
 
 
 def test_browse_filter_grade_and_reload(server: tuple[str, str, Path], browser: Any) -> None:
@@ -106,6 +114,9 @@ def test_browse_filter_grade_and_reload(server: tuple[str, str, Path], browser: 
     page.fill("form.grade input[name=comment]", "clear")
     page.click("form.grade button[type=submit]")
     page.wait_for_selector("#grade-msg .saved")
+    page.click("form.fix button[value=reject]")  # no reason: the error shows on the page
+    page.wait_for_selector("#fix-status .error")
+    assert "needs a reason" in page.inner_text("#fix-status")
     page.select_option("form.fix select[name=label]", "NOT_ENOUGH_INFO")
     page.fill("form.fix input[name=reason]", "the dose is not in the evidence")
     page.click("form.fix button[value=relabel]")
@@ -123,6 +134,9 @@ def test_blind_round_two_annotators_agreement_and_export(server: tuple[str, str,
     url, base, folder = server
     alice = _open(browser, url, "alice")
     alice.goto(f"{base}/blind?dataset=toybuild&n=4&seed=3")
+    _ready(alice)
+    assert "0 of 4 graded" in alice.inner_text("main")
+    alice.keyboard.press("Enter")  # no label yet: the browser asks for one, nothing is saved
     assert "0 of 4 graded" in alice.inner_text("main")
     assert not alice.query_selector(".badge")  # the label is hidden
     _shot(alice, "blind")
@@ -131,6 +145,7 @@ def test_blind_round_two_annotators_agreement_and_export(server: tuple[str, str,
         alice.keyboard.press("Enter")
         _wait_graded(alice, i + 1, 4)
     alice.reload()  # a closed tab loses nothing
+    _ready(alice)
     assert "2 of 4 graded" in alice.inner_text("main")
     for i in range(2, 4):  # the mouse
         alice.click("form.grade label.choice.NOT_ENOUGH_INFO")
@@ -141,6 +156,7 @@ def test_blind_round_two_annotators_agreement_and_export(server: tuple[str, str,
 
     bob = _open(browser, url, "bob")
     bob.goto(f"{base}/blind?dataset=toybuild&n=4&seed=3")
+    _ready(bob)
     for i in range(4):
         bob.keyboard.press("3")
         bob.keyboard.press("Enter")

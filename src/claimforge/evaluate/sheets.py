@@ -223,7 +223,7 @@ def _as_example_dict(row: Any) -> dict[str, Any]:
     return dict(row)
 
 
-def _negation_details(d: Mapping[str, Any]) -> tuple[str | None, str | None]:
+def negation_details(d: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """(original claim, negation method) of a negation example: ``details.original_claim``, or as the KBIN /
     ClaimGen pipelines record it, ``details.negation.{original_claim, method}`` (ClaimGen also keeps the
     supported claim as ``details.supported_claim``)."""
@@ -255,7 +255,7 @@ def sheet_item(row: Any, kind: SheetKind) -> dict[str, Any]:
         if not claim or not source:
             raise ValueError(f"row {ident or d!r}: a claims sheet needs a claim and a source_sentence")
         return {"claim": str(claim), "source_sentence": str(source), "context": context_text(context), **meta}
-    original, negation_method = _negation_details(d)
+    original, negation_method = negation_details(d)
     original = d.get("original_claim") or original
     negation = d.get("negation") if isinstance(d.get("negation"), str) else d.get("claim")
     if not original or not negation:
@@ -279,7 +279,7 @@ def select_for_sheet(examples: Iterable[Any], kind: SheetKind) -> list[Any]:
                 continue
             key: tuple[str, ...] = (d["claim"], details["source_sentence"], context_text(details.get("context")))
         else:
-            original, _ = _negation_details(d)
+            original, _ = negation_details(d)
             if d.get("label") != "REFUTED" or not original:
                 continue
             key = (original, d["claim"])

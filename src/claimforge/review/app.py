@@ -9,16 +9,19 @@ folders. docs/review.md.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import threading
+from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
@@ -123,6 +126,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         urlencode=urlencode,
     )
     checking = Checking(checker)
+    cookie = f"{COOKIE}_{hashlib.sha256(token.encode()).hexdigest()[:10]}"  # one per server: cookies ignore ports
     sentence_scores: dict[tuple[str, str], list[dict[str, Any]]] = {}
 
     def render(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
@@ -167,7 +171,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         rows = [e for e in ds.examples if matches(e, q.get("label", ""), q.get("method", ""), q.get("q", ""), facets)]
         graded = q.get("graded", "")
         if graded:
-            have = {x for (d, x, _) in store.grades if d == name}
+            have = {x for (d, x, _, _) in store.grades if d == name}
             rows = [e for e in rows if (e.id in have) == (graded == "yes")]
         try:
             page = max(1, int(q.get("page", "1")))
@@ -199,7 +203,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         except ReviewError as exc:
             return error(request, str(exc), 404)
         annotator = request.cookies.get(ANNOTATOR_COOKIE, "")
-        mine = store.grades.get((name, e.id, annotator))
+        mine = store.grades.get((name, e.id, annotator, False))  # the open grade (the blind one stays as it is)
         return render(
             request,
             "example.html",
@@ -228,9 +232,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         except (ValueError, ReviewError) as exc:
             return error(request, f"blind round: {exc}")
         annotator = request.cookies.get(ANNOTATOR_COOKIE, "")
-        ctx: dict[str, Any] = dict(
-            dataset=name, n=n, seed=seed, round_params=urlencode({"dataset": name, "n": n, "seed": seed})
-        )
+        ctx: dict[str, Any] = dict(dataset=name, n=n, seed=seed)
         if not annotator:
             return render(request, "blind.html", need_name=True, **ctx)
         nxt, done, total = store.next_blind(name, annotator, n, seed)
@@ -239,7 +241,9 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
             summary = store.summary(name, store.sample(name, n, seed))
             return render(request, "blind.html", finished=True, summary=summary, **ctx)
         e = store.example(name, nxt)
-        return render(request, "blind.html", e=e, evidence=evidence_view(e), **ctx)
+        # the form names the example by its place in the round: its id (which can spell its label) stays out
+        position = store.sample(name, n, seed).index(nxt)
+        return render(request, "blind.html", e=e, evidence=evidence_view(e, mark_key=False), position=position, **ctx)
 
     def rejects(request: Request) -> Response:
         q = request.query_params
@@ -264,12 +268,28 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
             name = check_annotator(form.get("annotator", ""))
         except ReviewError as exc:
             return error(request, str(exc))
-        back = form.get("next") or "/"
-        if not back.startswith("/") or back.startswith("//"):  # this site's pages only
-            back = "/"
-        resp = Response(status_code=204, headers={"HX-Redirect": back})
+        resp = Response(status_code=204, headers={"HX-Redirect": _local_path(form.get("next") or "/")})
         resp.set_cookie(ANNOTATOR_COOKIE, name, httponly=True, samesite="strict", max_age=365 * 86400)
         return resp
+
+    async def save_blind(request: Request) -> Response:
+        """A grade of the round's example at ``position`` (the blind form never names the example)."""
+        form = _form(await request.body())
+        try:
+            name = store.dataset(form.get("dataset", "")).name
+            n, seed, position = int(form.get("n", "")), int(form.get("seed", "")), int(form.get("position", ""))
+            ids = store.sample(name, n, seed)
+            if not 0 <= position < len(ids):
+                raise ReviewError(f"position {position} is not in this round of {len(ids)}")
+            values = {k: form.get(k) for k in BLIND_CRITERIA if k in form}
+            if not values.get("label"):
+                raise ReviewError("choose a label (keys 1, 2, 3)")
+            annotator = annotator_of(request, form)
+            await run_in_threadpool(store.grade, name, ids[position], annotator, values, True, form.get("comment", ""))
+        except ValueError as exc:  # ReviewError, and numbers that are not
+            return error(request, str(exc))
+        return Response(status_code=204, headers={"HX-Redirect": "/blind?" + urlencode({"dataset": name, "n": n,
+                                                                                          "seed": seed})})  # fmt: skip
 
     async def save_grade(request: Request) -> Response:
         name, ident = request.path_params["dataset"], request.path_params["example_id"]
@@ -277,12 +297,9 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         try:
             annotator = annotator_of(request, form)
             values = {k: form.get(k) for k in CRITERIA if k in form}
-            blind_mode = form.get("blind") == "1"
-            g = store.grade(name, ident, annotator, values, blind=blind_mode, comment=form.get("comment", ""))
+            g = await run_in_threadpool(store.grade, name, ident, annotator, values, False, form.get("comment", ""))
         except ReviewError as exc:
             return error(request, str(exc))
-        if blind_mode:  # the next example of the round
-            return Response(status_code=204, headers={"HX-Redirect": f"/blind?{form.get('round', '')}"})
         return HTMLResponse(
             f'<span class="saved" role="status">saved {_escape(g.time[11:19])} UTC as {_escape(annotator)}</span>'
         )
@@ -291,8 +308,10 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         name, ident = request.path_params["dataset"], request.path_params["example_id"]
         form = _form(await request.body())
         try:
-            f = store.fix(name, ident, form.get("action", ""), annotator_of(request, form), form.get("label") or None,
-                          form.get("reason", ""))  # fmt: skip
+            f = await run_in_threadpool(
+                store.fix, name, ident, form.get("action", ""), annotator_of(request, form), form.get("label") or None,
+                form.get("reason", ""),
+            )  # fmt: skip
         except ReviewError as exc:
             return error(request, str(exc))
         return render(request, "fix_status.html", fix=None if f.action == "keep" else f)
@@ -302,11 +321,12 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         name, ident = request.path_params["dataset"], request.path_params["example_id"]
         try:
             e = store.example(name, ident)
-            checker = checking.get(full=False)
-        except (ReviewError, OSError, RuntimeError) as exc:
-            return error(request, str(exc))
-        sentences = [row["text"] for row in evidence_view(e)]
-        result = checker.check([claim_item(e.claim, sentences)])[0]
+            sentences = [row["text"] for row in evidence_view(e)]
+            result = checking.get(full=False).check([claim_item(e.claim, sentences)])[0]
+        except ReviewError as exc:
+            return error(request, str(exc), 404)
+        except (ValueError, OSError, RuntimeError) as exc:  # the model: shown above the evidence, which stays
+            return render(request, "evidence.html", evidence=evidence_view(e), score_error=f"the judge failed: {exc}")
         sentence_scores[(name, e.id)] = [
             {
                 "label": max(s.probabilities, key=lambda k: s.probabilities[k]),
@@ -368,7 +388,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         if len(items) > 100:
             return JSONResponse({"error": f"{len(items)} claims: at most 100 per request"}, status_code=413)
         try:
-            results = checking.get().check(items)
+            results = await run_in_threadpool(lambda: checking.get().check(items))  # the models run off the loop
         except ReviewError as exc:
             return JSONResponse({"error": str(exc)}, status_code=503)
         except (ValueError, RuntimeError, OSError) as exc:
@@ -378,23 +398,23 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
 
     class Guard(BaseHTTPMiddleware):
         async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-            host = request.headers.get("host", "").rsplit(":", 1)[0] if request.headers.get("host") else ""
-            if host not in LOOPBACK and request.headers.get("host") != "testserver":
-                return PlainTextResponse(f"host {host!r} not allowed: open the review at 127.0.0.1", 403)
+            if _host_name(request.headers.get("host", "")) not in LOOPBACK:
+                return PlainTextResponse("host not allowed: open the review at 127.0.0.1", 403)
             given = request.query_params.get("token")
-            if given is not None and hmac.compare_digest(given, token):
+            if given is not None and _same(given, token):
                 rest = {k: v for k, v in request.query_params.items() if k != "token"}
-                resp: Response = RedirectResponse(request.url.path + (f"?{urlencode(rest)}" if rest else ""), 303)
-                resp.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+                path = _local_path(request.url.path)
+                resp: Response = RedirectResponse(path + (f"?{urlencode(rest)}" if rest else ""), 303)
+                resp.set_cookie(cookie, token, httponly=True, samesite="strict")
                 return resp
             bearer = request.headers.get("authorization", "")
-            by_header = bearer.startswith("Bearer ") and hmac.compare_digest(bearer[7:].strip(), token)
-            by_cookie = hmac.compare_digest(request.cookies.get(COOKIE, ""), token)
+            by_header = bearer.startswith("Bearer ") and _same(bearer[7:].strip(), token)
+            by_cookie = _same(request.cookies.get(cookie, ""), token)
             if not (by_header or by_cookie):
                 return PlainTextResponse("forbidden: open the URL with the token that claimforge review printed", 403)
             if request.method == "POST" and not by_header and not request.headers.get("hx-request"):
                 return PlainTextResponse("forbidden: a POST from the page must come from htmx", 403)
-            store.refresh()  # grades another server or an import wrote meanwhile
+            await run_in_threadpool(store.refresh)  # grades another server or an import wrote meanwhile
             return await call_next(request)
 
     static = Path(__file__).parent / "static"
@@ -407,6 +427,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         Route("/agreement", agreement),
         Route("/annotator", set_annotator, methods=["POST"]),
         Route("/grade/{dataset}/{example_id:path}", save_grade, methods=["POST"]),
+        Route("/blind/grade", save_blind, methods=["POST"]),
         Route("/fix/{dataset}/{example_id:path}", save_fix, methods=["POST"]),
         Route("/score/{dataset}/{example_id:path}", score, methods=["POST"]),
         Route("/export/{dataset}/{kind}.csv", export),
@@ -416,6 +437,28 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
     return Starlette(routes=routes, middleware=[Middleware(Guard)])
 
 
+def _host_name(host: str) -> str:
+    """The name of a Host header without its port: "127.0.0.1:8765" -> "127.0.0.1", "[::1]:80" -> "[::1]"."""
+    if host.startswith("["):
+        return host[: host.find("]") + 1]
+    return host.rsplit(":", 1)[0]
+
+
+def _same(given: str, token: str) -> bool:
+    """A constant-time comparison that any string survives (non-ASCII included)."""
+    return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8"))
+
+
+def _local_path(target: str) -> str:
+    """``target`` if it is a path on this site ("/examples?x=1"), else "/": never another host ("//host",
+    "/\\host", control characters, a scheme)."""
+    parts = urlsplit(target)
+    bad = parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//")
+    if bad or "\\" in target or any(ord(c) < 32 for c in target):
+        return "/"
+    return target
+
+
 def _escape(text: str) -> str:
     from markupsafe import escape
 
@@ -423,15 +466,11 @@ def _escape(text: str) -> str:
 
 
 def _counts(ds: Dataset, attr: str) -> list[tuple[str, int]]:
-    from collections import Counter
-
     c = Counter(getattr(e, attr).value if attr == "label" else getattr(e, attr) for e in ds.examples)
     return sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def _reject_reasons(ds: Dataset) -> list[tuple[str, int]]:
-    from collections import Counter
-
     return Counter(r.reason for r in ds.rejects).most_common()
 
 

@@ -28,10 +28,10 @@ from claimforge.evaluate.sheets import (
     CLAIM_HEADERS,
     NEGATION_HEADERS,
     SCALES,
-    _negation_details,
     annotated_criteria,
     context_text,
     items_path,
+    negation_details,
     read_items,
     read_sheet,
 )
@@ -47,7 +47,7 @@ CRITERION_LEVELS = {"label": "nominal", **ALPHA_LEVELS}
 REVIEW_DIR = "review"
 GRADES_FILE = "grades.jsonl"
 PATCH_FILE = "patch.jsonl"
-_NAME = re.compile(r"^[\w][\w .@-]{0,39}$")
+_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_ .@-]{0,39}$")  # ASCII: it goes into a cookie and file names
 
 
 class ReviewError(ValueError):
@@ -58,8 +58,8 @@ def check_annotator(name: str) -> str:
     name = (name or "").strip()
     if not _NAME.match(name):
         raise ReviewError(
-            f"annotator name {name!r}: use 1-40 letters, digits, spaces, '.', '@', '-' or '_' (starting with one "
-            "that is not a space or punctuation)"
+            f"annotator name {name!r}: use 1-40 ASCII letters, digits, spaces, '.', '@', '-' or '_' (starting with "
+            "a letter, digit or '_')"
         )
     return name
 
@@ -161,6 +161,8 @@ def load_datasets(paths: Sequence[str | Path]) -> dict[str, Dataset]:
     out: dict[str, Dataset] = {}
     for p, r in zip(paths, resolved, strict=True):
         name = r.name if names.count(r.name) == 1 else f"{r.parent.name}-{r.name}"
+        if name in out:
+            raise ReviewError(f"{p} and {out[name].path} would both be called {name!r}; rename one folder")
         out[name] = load_dataset(p, name)
     return out
 
@@ -170,7 +172,7 @@ def load_datasets(paths: Sequence[str | Path]) -> dict[str, Dataset]:
 
 
 def is_negation(e: Example) -> bool:
-    original, _ = _negation_details(e.model_dump(mode="json"))
+    original, _ = negation_details(e.model_dump(mode="json"))
     return e.label == Label.REFUTED and bool(original)
 
 
@@ -190,7 +192,7 @@ def source_view(e: Example) -> dict[str, Any]:
     recorded them (missing ones are left out)."""
     d = e.provenance.details
     neg = d.get("negation") if isinstance(d.get("negation"), Mapping) else {}
-    original, neg_method = _negation_details(e.model_dump(mode="json"))
+    original, neg_method = negation_details(e.model_dump(mode="json"))
     view: dict[str, Any] = {
         "source": e.provenance.source.where(),
         "source sentence": d.get("source_sentence"),
@@ -211,11 +213,14 @@ def source_view(e: Example) -> dict[str, Any]:
     return {k: v for k, v in view.items() if v not in (None, "", [], {})}
 
 
-def evidence_view(e: Example, scores: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """The evidence as sentences, each marked ``key`` when the data says it decided the label (a 5W answer's
-    sentence) and, with ``scores`` (the judge's per-sentence probabilities), with those scores."""
+def evidence_view(
+    e: Example, scores: Sequence[Mapping[str, Any]] | None = None, mark_key: bool = True
+) -> list[dict[str, Any]]:
+    """The evidence as sentences, each marked ``key`` (with ``mark_key``; never in a blind round) when the data
+    says it decided the label (a 5W answer's sentence) and, with ``scores`` (the judge's per-sentence
+    probabilities), with those scores."""
     sentences = split_text(e.evidence) or [e.evidence]
-    key = {q.evidence_sentence for q in e.qa_pairs if q.evidence_sentence}
+    key = {q.evidence_sentence for q in e.qa_pairs if q.evidence_sentence} if mark_key else set()
     out = []
     for i, s in enumerate(sentences):
         row: dict[str, Any] = {"text": s, "key": s in key}
@@ -246,13 +251,24 @@ def matches(e: Example, label: str = "", method: str = "", query: str = "", face
 # Grades and fix actions: append-only JSON lines, the last record of a (annotator, example) wins
 
 
-def _append(path: Path, row: Mapping[str, Any]) -> None:
+def _append(path: Path, row: Mapping[str, Any]) -> int:
+    """Append one record (fsync'd); returns the bytes written. A last line cut short by a crash (no newline; it
+    was reported and skipped when read) is cut off first, so the new record starts a line of its own."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = json.dumps(row, ensure_ascii=False) + "\n"
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(line)
+    data = (json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
+    with open(path, "a+b") as f:
+        size = f.seek(0, os.SEEK_END)
+        if size:
+            f.seek(max(0, size - 65536))
+            tail = f.read()
+            if not tail.endswith(b"\n"):
+                cut = tail.rfind(b"\n")
+                f.truncate(size - len(tail) + cut + 1 if cut >= 0 else (0 if size <= 65536 else size))
+        f.seek(0, os.SEEK_END)
+        f.write(data)
         f.flush()
         os.fsync(f.fileno())
+    return len(data)
 
 
 def _read_lines(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
@@ -350,72 +366,141 @@ class Fix:
         }
 
 
+GradeKey = tuple[str, str, str, bool]  # (dataset, example id, annotator, blind)
+FileState = tuple[int, int, int]  # (size, mtime ns, inode)
+
+
+def _state(path: Path) -> FileState:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return (0, 0, 0)
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def _build_stamp(ds: Dataset) -> str | None:
+    """What a grade row records of the build it was made on (a rebuild into the same folder changes it)."""
+    return ds.manifest.get("started")
+
+
 class ReviewStore:
-    """The datasets of one review and everything graded or fixed in them. Thread-safe; every grade and fix is
-    on disk (fsync'd) before the call returns."""
+    """The datasets of one review and everything graded or fixed in them, thread-safe.
+
+    - Every grade and fix is on disk (fsync'd) before the call returns.
+    - ``grades`` holds the last grade of each (dataset, example, annotator, blind): a blind grade and an open
+      one of the same example are kept apart.
+    - ``grades`` and ``fixes`` are replaced, never changed in place (copy on write), so a reader can iterate them
+      while another thread saves.
+    """
 
     def __init__(self, datasets: Mapping[str, Dataset]) -> None:
         self.datasets = dict(datasets)
         self._lock = threading.Lock()
-        self.grades: dict[tuple[str, str, str], Grade] = {}  # (dataset, example id, annotator) -> the last grade
+        self.grades: dict[GradeKey, Grade] = {}
         self.fixes: dict[tuple[str, str], Fix] = {}  # (dataset, example id) -> the last action
-        self.warnings: list[str] = []
-        self._sizes: dict[str, tuple[int, int]] = {}  # what was read of each dataset's grades and patch files
+        self._warnings: dict[str, list[str]] = {}
+        self._seen: dict[str, tuple[FileState, FileState]] = {}  # what was read of each dataset's two files
         for ds in self.datasets.values():
-            self._load(ds)
+            self._reload(ds)
 
-    def _file_sizes(self, ds: Dataset) -> tuple[int, int]:
-        g, p = ds.review_dir / GRADES_FILE, ds.review_dir / PATCH_FILE
-        return (g.stat().st_size if g.is_file() else 0, p.stat().st_size if p.is_file() else 0)
+    @property
+    def warnings(self) -> list[str]:
+        return [w for ws in self._warnings.values() for w in ws]
+
+    def _files(self, ds: Dataset) -> tuple[FileState, FileState]:
+        return (_state(ds.review_dir / GRADES_FILE), _state(ds.review_dir / PATCH_FILE))
 
     def refresh(self) -> None:
         """Read a dataset's review files again when something else changed them (a second server on the same
-        folder, an import from the command line): two stat calls per dataset."""
+        folder, an import from the command line): two stat calls per dataset. A file another tool broke is a
+        warning on the page; what was read before stays."""
         with self._lock:
             for ds in self.datasets.values():
-                if self._file_sizes(ds) != self._sizes.get(ds.name):
-                    self._reload(ds)
+                if self._files(ds) != self._seen.get(ds.name):
+                    try:
+                        self._reload(ds)
+                    except ReviewError as e:
+                        self._seen[ds.name] = self._files(ds)
+                        self._warnings[ds.name] = [*self._warnings.get(ds.name, []), f"not re-read: {e}"]
 
     def _reload(self, ds: Dataset) -> None:
-        self.grades = {k: g for k, g in self.grades.items() if k[0] != ds.name}
-        self.fixes = {k: f for k, f in self.fixes.items() if k[0] != ds.name}
-        self._load(ds)
+        """Read ``ds``'s grades and fixes from disk and publish them (new dicts)."""
+        seen = self._files(ds)
+        grades, fixes, warnings = self._read(ds)
+        self.grades = {**{k: g for k, g in self.grades.items() if k[0] != ds.name}, **grades}
+        self.fixes = {**{k: f for k, f in self.fixes.items() if k[0] != ds.name}, **fixes}
+        self._warnings[ds.name] = warnings
+        self._seen[ds.name] = seen
 
-    def _load(self, ds: Dataset) -> None:
-        self._sizes[ds.name] = self._file_sizes(ds)
-        rows, warn = _read_lines(ds.review_dir / GRADES_FILE)
-        self.warnings += warn
+    def _read(self, ds: Dataset) -> tuple[dict[GradeKey, Grade], dict[tuple[str, str], Fix], list[str]]:
+        grades: dict[GradeKey, Grade] = {}
+        fixes: dict[tuple[str, str], Fix] = {}
+        path = ds.review_dir / GRADES_FILE
+        rows, warnings = _read_lines(path)
+        gone = invalid = earlier = 0
         for i, r in enumerate(rows, 1):
-            where = f"{ds.review_dir / GRADES_FILE}: record {i}"
             e = ds.by_id.get(str(r.get("example_id")))
-            if e is None:
-                self.warnings.append(f"{where}: example {r.get('example_id')!r} is not in {ds.path}; ignored")
+            if e is None or not isinstance(r.get("annotator"), str):
+                gone += 1
                 continue
-            values = validate_grade(e, {k: r.get(k) for k in CRITERIA if k in r})
+            if r.get("build") not in (None, _build_stamp(ds)):
+                earlier += 1
+            try:
+                values = validate_grade(e, {k: r.get(k) for k in CRITERIA if k in r})
+            except ReviewError as err:
+                invalid += 1
+                if invalid == 1:
+                    warnings.append(f"{path}:{i}: {err}")
+                continue
             g = Grade(
-                ds.name, e.id, str(r["annotator"]), bool(r.get("blind")), values, str(r.get("comment") or ""),
+                ds.name, e.id, r["annotator"], bool(r.get("blind")), values, str(r.get("comment") or ""),
                 str(r.get("time") or ""), str(r.get("source") or "page"),
             )  # fmt: skip
+            key = (ds.name, e.id, g.annotator, g.blind)
             if values or g.comment:
-                self.grades[(ds.name, e.id, g.annotator)] = g
+                grades[key] = g
             else:
-                self.grades.pop((ds.name, e.id, g.annotator), None)  # an emptied grade removes the earlier one
-        rows, warn = _read_lines(ds.review_dir / PATCH_FILE)
-        self.warnings += warn
-        for r in rows:
-            f = Fix(ds.name, str(r["example_id"]), str(r["action"]), str(r.get("annotator") or ""),
-                    r.get("label"), str(r.get("reason") or ""), str(r.get("time") or ""))  # fmt: skip
+                grades.pop(key, None)  # an emptied grade removes the earlier one
+        if gone:
+            warnings.append(f"{path}: {gone} grades of examples not in {ds.path} (or without an annotator) ignored")
+        if invalid:
+            warnings.append(f"{path}: {invalid} grades that do not fit their example now ignored (first above)")
+        if earlier:
+            warnings.append(f"{path}: {earlier} grades were made on an earlier build in this folder; ids may now "
+                            "name other examples")  # fmt: skip
+        path = ds.review_dir / PATCH_FILE
+        rows, more = _read_lines(path)
+        warnings += more
+        gone = 0
+        for i, r in enumerate(rows, 1):
+            if r.get("action") not in FIX_ACTIONS or not isinstance(r.get("example_id"), str):
+                raise ReviewError(f"{path}:{i}: not a fix record (needs example_id and action: {FIX_ACTIONS})")
+            if r["example_id"] not in ds.by_id:
+                gone += 1
+                continue
+            f = Fix(ds.name, r["example_id"], r["action"], str(r.get("annotator") or ""), r.get("label"),
+                    str(r.get("reason") or ""), str(r.get("time") or ""))  # fmt: skip
             if f.action == "keep":
-                self.fixes.pop((ds.name, f.example_id), None)
+                fixes.pop((ds.name, f.example_id), None)
             else:
-                self.fixes[(ds.name, f.example_id)] = f
+                fixes[(ds.name, f.example_id)] = f
+        if gone:
+            warnings.append(f"{path}: {gone} fixes of examples not in {ds.path} ignored")
+        return grades, fixes, warnings
 
     def _append(self, ds: Dataset, name: str, row: Mapping[str, Any]) -> None:
-        before = self._file_sizes(ds)
-        if before != self._sizes.get(ds.name):  # changed elsewhere since read: take those records in first
+        """Append under the lock; when another writer changed the files since they were read (or between the
+        look and the write), read them again, so their records are not missed."""
+        if self._files(ds) != self._seen.get(ds.name):
             self._reload(ds)
-        _append(ds.review_dir / name, row)
-        self._sizes[ds.name] = self._file_sizes(ds)
+        before = self._files(ds)
+        written = _append(ds.review_dir / name, row)
+        after = self._files(ds)
+        index = 0 if name == GRADES_FILE else 1
+        if before[index][0] + written != after[index][0] or before[1 - index] != after[1 - index]:
+            self._reload(ds)  # someone else wrote meanwhile (our own record is read back with theirs)
+        else:
+            self._seen[ds.name] = after
 
     def dataset(self, name: str) -> Dataset:
         try:
@@ -443,13 +528,16 @@ class ReviewStore:
         """Save (or replace, or with no values and no comment remove) ``annotator``'s grade of an example."""
         annotator = check_annotator(annotator)
         e = self.example(dataset, example_id)
+        ds = self.dataset(dataset)
         g = Grade(dataset, e.id, annotator, blind, validate_grade(e, values), comment.strip()[:2000], _now(), source)
         with self._lock:
-            self._append(self.dataset(dataset), GRADES_FILE, g.row())
+            self._append(ds, GRADES_FILE, {**g.row(), "build": _build_stamp(ds)})
+            grades = dict(self.grades)
             if g.values or g.comment:
-                self.grades[(dataset, e.id, annotator)] = g
+                grades[(dataset, e.id, annotator, blind)] = g
             else:
-                self.grades.pop((dataset, e.id, annotator), None)
+                grades.pop((dataset, e.id, annotator, blind), None)
+            self.grades = grades
         return g
 
     def fix(
@@ -467,21 +555,33 @@ class ReviewStore:
         f = Fix(dataset, e.id, action, annotator, label if action == "relabel" else None, reason, _now())
         with self._lock:
             self._append(self.dataset(dataset), PATCH_FILE, f.row())
+            fixes = dict(self.fixes)
             if action == "keep":
-                self.fixes.pop((dataset, e.id), None)
+                fixes.pop((dataset, e.id), None)
             else:
-                self.fixes[(dataset, e.id)] = f
+                fixes[(dataset, e.id)] = f
+            self.fixes = fixes
         return f
 
-    def grades_of(self, dataset: str, example_id: str | None = None, annotator: str | None = None) -> list[Grade]:
+    def grades_of(
+        self,
+        dataset: str,
+        example_id: str | None = None,
+        annotator: str | None = None,
+        blind: bool | None = None,
+    ) -> list[Grade]:
+        """The grades of a dataset (of one example, one annotator, one mode), in a stable order."""
         return [
             g
-            for (d, x, a), g in sorted(self.grades.items())
-            if d == dataset and (example_id is None or x == example_id) and (annotator is None or a == annotator)
+            for (d, x, a, b), g in sorted(self.grades.items())
+            if d == dataset
+            and (example_id is None or x == example_id)
+            and (annotator is None or a == annotator)
+            and (blind is None or b == blind)
         ]
 
     def annotators(self, dataset: str | None = None) -> list[str]:
-        return sorted({a for (d, _, a) in self.grades if dataset is None or d == dataset})
+        return sorted({a for (d, _, a, _) in self.grades if dataset is None or d == dataset})
 
     # -- the blind queue -----------------------------------------------------------------------------------------
 
@@ -494,7 +594,7 @@ class ReviewStore:
     def next_blind(self, dataset: str, annotator: str, n: int, seed: int) -> tuple[str | None, int, int]:
         """(the next example id to grade or None when done, how many of the round are graded, the round's size)."""
         ids = self.sample(dataset, n, seed)
-        done = {x for (d, x, a), g in self.grades.items() if d == dataset and a == annotator and "label" in g.values}
+        done = {g.example_id for g in self.grades_of(dataset, annotator=annotator, blind=True) if "label" in g.values}
         left = [x for x in ids if x not in done]
         return (left[0] if left else None), len(ids) - len(left), len(ids)
 
@@ -522,9 +622,9 @@ class ReviewStore:
         for g in labelled:
             confusion[ds.by_id[g.example_id].label.value][g.values["label"]] += 1
         out["confusion"] = {k: dict(v) for k, v in confusion.items()}
-        by_example: dict[str, list[Grade]] = defaultdict(list)
-        for g in grades:
-            by_example[g.example_id].append(g)
+        by_example: dict[str, list[Grade]] = defaultdict(list)  # one grade per annotator: the blind one if any
+        for g in sorted(grades, key=lambda g: g.blind):
+            by_example[g.example_id] = [h for h in by_example[g.example_id] if h.annotator != g.annotator] + [g]
         majority = []
         for x, gs in by_example.items():
             votes = Counter(g.values["label"] for g in gs if "label" in g.values)
@@ -559,8 +659,8 @@ class ReviewStore:
         return out
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion k/n (95% by default)."""
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion k/n (95% by default; k may be fractional)."""
     if n == 0:
         return (0.0, 1.0)
     p = k / n
@@ -571,10 +671,22 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _accuracy(grades: Sequence[Grade], ds: Dataset) -> dict[str, Any]:
+    """The share of grades whose label is the dataset's. The 95% interval counts examples, not grades: several
+    annotators' grades of one example are not independent (each example adds its share of right grades)."""
     n = len(grades)
     k = sum(1 for g in grades if g.values["label"] == ds.by_id[g.example_id].label.value)
-    lo, hi = wilson(k, n)
-    return {"n": n, "correct": k, "accuracy": round(k / n, 4) if n else None, "ci95": [round(lo, 3), round(hi, 3)]}
+    per_example: dict[str, list[bool]] = defaultdict(list)
+    for g in grades:
+        per_example[g.example_id].append(g.values["label"] == ds.by_id[g.example_id].label.value)
+    right = sum(sum(v) / len(v) for v in per_example.values())
+    lo, hi = wilson(right, len(per_example))
+    return {
+        "n": n,
+        "correct": k,
+        "examples": len(per_example),
+        "accuracy": round(k / n, 4) if n else None,
+        "ci95": [round(lo, 3), round(hi, 3)],
+    }
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -613,7 +725,7 @@ def sheet_csv(store: ReviewStore, dataset: str, kind: str, annotator: str) -> tu
         else:
             if "entailment" not in g.values:
                 continue
-            original, _ = _negation_details(e.model_dump(mode="json"))
+            original, _ = negation_details(e.model_dump(mode="json"))
             cells = {
                 "item_id": e.id,
                 "original_claim": original,
@@ -628,24 +740,36 @@ def sheet_csv(store: ReviewStore, dataset: str, kind: str, annotator: str) -> tu
 
 def import_sheet(store: ReviewStore, dataset: str, path: str | Path, annotator: str | None = None) -> int:
     """Grades from a filled sheet (``claimforge quality sheet export`` with its ``.items.jsonl`` key beside it, or
-    one exported by the review page): item ids map to example ids; the annotator is ``annotator`` or the file's
-    stem. Every row must name an example of ``dataset`` (errors name the file and row). Returns how many."""
+    one exported by the review page): item ids map to example ids; the annotator is ``annotator``, else the name
+    in a page export's file name (``NAME.DATASET.claims.csv``), else the file's stem. The sheet's criteria are
+    added to the annotator's open grade (its label stays). Every row is checked before any is written (errors
+    name the file and row). Returns how many."""
     p = Path(path)
     try:
         sheet = read_sheet(p, allow_incomplete=True)
     except ValueError as e:
         raise ReviewError(str(e)) from None
     key = read_items(items_path(p)) if items_path(p).is_file() else {}
-    name = check_annotator(annotator or sheet.annotator)
     ds = store.dataset(dataset)
-    rows = []
+    exported = re.match(rf"^(.+)\.{re.escape(dataset)}\.(claims|negations)$", p.stem)  # the page's export name
+    name = check_annotator(annotator or (exported.group(1) if exported else sheet.annotator))
+    rows: list[tuple[Example, dict[str, Any], str]] = []
     for n, (item, ratings) in enumerate(sheet.ratings.items(), 1):
         example_id = str((key.get(item) or {}).get("example_id") or item)
-        if example_id not in ds.by_id:
+        ex = ds.by_id.get(example_id)
+        if ex is None:
             raise ReviewError(f"{p}: item {item!r} (rated row {n}): no example {example_id!r} in {ds.path}")
-        rows.append((example_id, {c: v for c, v in ratings.items() if v is not None}, sheet.comments.get(item, "")))
-    for example_id, values, comment in rows:  # every row checked before any is written
-        store.grade(dataset, example_id, name, values, blind=False, comment=comment, source=f"sheet:{p.name}")
+        values = {c: v for c, v in ratings.items() if v is not None}
+        try:
+            validate_grade(ex, values)
+        except ReviewError as err:
+            raise ReviewError(f"{p}: item {item!r} (rated row {n}): {err}") from None
+        rows.append((ex, values, sheet.comments.get(item, "")))
+    for ex, values, comment in rows:  # every row checked before any is written
+        before = next(iter(store.grades_of(dataset, ex.id, name, blind=False)), None)  # the sheet adds to it
+        merged = {**(before.values if before else {}), **values}
+        note = comment or (before.comment if before else "")
+        store.grade(dataset, ex.id, name, merged, blind=False, comment=note, source=f"sheet:{p.name}")
     return len(rows)
 
 

@@ -7,8 +7,9 @@ document.addEventListener("keydown", function (ev) {
   var labels = form.querySelectorAll('input[name="label"]');
   var i = "123".indexOf(ev.key);
   if (i >= 0 && labels[i]) { labels[i].checked = true; labels[i].focus(); ev.preventDefault(); }
-  else if (ev.key === "Enter" && form.querySelector('input[name="blind"]')) { ev.preventDefault(); form.requestSubmit(); }
+  else if (ev.key === "Enter" && form.querySelector('input[name="position"]')) { ev.preventDefault(); form.requestSubmit(); }
 });
+window.claimforgeReview = true;  // the handlers are in place (the browser tests wait for it)
 
 // Filters left at "any" stay out of the request (and so out of the address bar).
 document.addEventListener("htmx:configRequest", function (ev) {
