@@ -1137,6 +1137,8 @@ def apply_review_cmd(
         _fail(str(e))
         return
     r = manifest["review"]
+    for w in r.get("warnings", []):
+        console.print(f"[yellow]warning:[/yellow] {w}")
     console.print(
         f"[green]done[/green]: {r['examples_in']} examples in, {manifest['counts']['examples']} out "
         f"({r.get('relabelled', 0)} relabelled, {r.get('rejected', 0)} rejected in review); wrote {out}"

@@ -116,7 +116,8 @@ def test_grades_of_a_rebuilt_folder_are_warnings(toy_build: Path) -> None:
     (toy_build / "examples.jsonl").write_text("\n".join(lines) + "\n")
     again = _store(toy_build)  # starts
     assert not again.grades and any("do not fit their example" in w for w in again.warnings)
-    assert any("earlier build" in w for w in again.warnings)
+    assert any("grades were made on an earlier build" in w for w in again.warnings)
+    assert any("fixes were made on an earlier build" in w for w in again.warnings)
     (toy_build / "review" / "patch.jsonl").write_text('{"example_id": "x"}\n')
     with pytest.raises(ReviewError, match=r"patch.jsonl:1: not a fix record"):
         _store(toy_build)

@@ -471,13 +471,15 @@ class ReviewStore:
         path = ds.review_dir / PATCH_FILE
         rows, more = _read_lines(path)
         warnings += more
-        gone = 0
+        gone = earlier = 0
         for i, r in enumerate(rows, 1):
             if r.get("action") not in FIX_ACTIONS or not isinstance(r.get("example_id"), str):
                 raise ReviewError(f"{path}:{i}: not a fix record (needs example_id and action: {FIX_ACTIONS})")
             if r["example_id"] not in ds.by_id:
                 gone += 1
                 continue
+            if r.get("build") not in (None, _build_stamp(ds)):
+                earlier += 1
             f = Fix(ds.name, r["example_id"], r["action"], str(r.get("annotator") or ""), r.get("label"),
                     str(r.get("reason") or ""), str(r.get("time") or ""))  # fmt: skip
             if f.action == "keep":
@@ -486,6 +488,9 @@ class ReviewStore:
                 fixes[(ds.name, f.example_id)] = f
         if gone:
             warnings.append(f"{path}: {gone} fixes of examples not in {ds.path} ignored")
+        if earlier:
+            warnings.append(f"{path}: {earlier} fixes were made on an earlier build in this folder; apply-review "
+                            "would apply them to whatever the ids name now")  # fmt: skip
         return grades, fixes, warnings
 
     def _append(self, ds: Dataset, name: str, row: Mapping[str, Any]) -> None:
@@ -554,7 +559,8 @@ class ReviewStore:
             raise ReviewError(f"{e.id}: a reject needs a reason")
         f = Fix(dataset, e.id, action, annotator, label if action == "relabel" else None, reason, _now())
         with self._lock:
-            self._append(self.dataset(dataset), PATCH_FILE, f.row())
+            ds = self.dataset(dataset)
+            self._append(ds, PATCH_FILE, {**f.row(), "build": _build_stamp(ds)})
             fixes = dict(self.fixes)
             if action == "keep":
                 fixes.pop((dataset, e.id), None)
