@@ -27,7 +27,8 @@ app = typer.Typer(
     "  claimforge build multi2claim --input sciq:../shared/data/sciq/train.json --out out/gsci\n\n"
     "  claimforge build multi2claim --input medbullets:../shared/data/mcq_medbullets/medbullets_op4.csv --out out/med "
     "--set min_evidence_words=30\n\n"
-    '  claimforge qa2d "What do neurons pass to the next neuron?" neurotransmitters',
+    '  claimforge qa2d "What do neurons pass to the next neuron?" neurotransmitters\n\n'
+    "  claimforge review out/gsci",
 )
 console = Console(stderr=True)
 
@@ -1075,7 +1076,9 @@ def review(
         list[Path],
         typer.Option(help="first read grades from a filled sheet (claimforge quality sheet format); repeatable"),
     ] = [],  # noqa: B006
-    annotator: Annotated[str | None, typer.Option(help="with --import-sheet: the grader (default: file stem)")] = None,
+    annotator: Annotated[
+        str | None, typer.Option(help="with --import-sheet: the grader (default: from the file name)")
+    ] = None,
 ) -> None:
     """Open a local web page to browse, grade (blind or open) and fix built datasets; grades and fixes are saved
     in DIR/review/ as they are made. The page listens on 127.0.0.1 only; open the URL it prints (it holds the
@@ -1090,6 +1093,9 @@ def review(
 
     _setup_env(None, False)
     try:
+        if not no_check and not Path(check_model).is_dir() and check_model not in registry.names("verifier"):
+            names = ", ".join(registry.names("verifier"))
+            raise ReviewError(f"--check-model {check_model!r} is neither a saved model folder nor a verifier ({names})")
         store = ReviewStore(load_datasets(datasets))
         if import_sheet and len(store.datasets) != 1:
             raise ReviewError("--import-sheet: give exactly one dataset folder to import into")

@@ -565,6 +565,8 @@ def test_post_check_with_the_embedded_judge(toy_build: Path) -> None:
 def test_cli_review_fails_early_on_a_bad_folder(tmp_path: Path) -> None:
     r = CliRunner().invoke(cli_app, ["review", str(tmp_path / "missing")])
     assert r.exit_code == 2 and "not a folder" in _out(r)
+    r = CliRunner().invoke(cli_app, ["review", str(tmp_path), "--check-model", "nope"])
+    assert r.exit_code == 2 and "--check-model 'nope' is neither" in _out(r)
     (tmp_path / "empty").mkdir()
     r = CliRunner().invoke(cli_app, ["review", str(tmp_path / "empty")])
     assert r.exit_code == 2 and "no examples.jsonl" in _out(r)
