@@ -232,3 +232,39 @@ COPULAR_AND_ARTICLES = [
 @pytest.mark.parametrize(("question", "answer", "expected"), COPULAR_AND_ARTICLES)
 def test_copular_questions_and_articles(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
     assert _claim(conv, question, answer) == expected
+
+
+GAPS_AFTER_BE = [
+    # "What is X used to measure": a passive participle whose infinitive lacks its object (the blind reading of
+    # 2026-11-26 found "A mass spectrometer used to measure is relative atomic masses.")
+    (
+        "What is a mass spectrometer used to measure?",
+        "relative atomic masses",
+        "A mass spectrometer is used to measure relative atomic masses.",
+    ),
+    ("What are mars' moons thought to be?", "captured asteroids", "Mars' moons are thought to be captured asteroids."),
+    (
+        "What type of transport is vesicle transport considered to be?",
+        "active transport",
+        "Vesicle transport is considered to be active transport.",
+    ),
+    # "What is X equal to in Y": an adjective whose preposition lacks its object
+    (
+        "What is the number of electrons equal to in every electrically neutral atom?",
+        "protons",
+        "The number of electrons is equal to protons in every electrically neutral atom.",
+    ),
+    (
+        "What were the first life forms found on earth similar to?",
+        "bacteria",
+        "The first life forms found on earth were similar to bacteria.",
+    ),  # fmt: skip
+    # unchanged: the object of an active verb, with a purpose infinitive after it; a complete reduced relative
+    ("What do living things need to survive?", "nutrients", "Living things need nutrients to survive."),
+    ("What is the material found in lava?", "magma", "The material found in lava is magma."),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), GAPS_AFTER_BE)
+def test_gaps_after_be(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected

@@ -173,7 +173,7 @@ class Multi2Claim(Pipeline):
                 ("item", "distractors"),
                 ("supported",),
                 ("qa2d", "claim_check", "max_claim_words", "synonym_cosine", "synonym_entailment", "judge"),
-                version="3",  # 3: the claim check rejects a lone subordinate clause
+                version="4",  # 3: the claim check rejects a lone subordinate clause; 4: QA2D gaps after "be"
             ),
             Stage(
                 "embed explanations",

@@ -142,7 +142,7 @@ class RuleQA2D:
         self._nlp = registry.build("nlp", config.nlp)
         self._lm = registry.build("lm", config.lm) if config.lm is not None else None
         lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
-        self.model_id = f"rules-v2+{self._nlp.model_id}{lm_id}"
+        self.model_id = f"rules-v3+{self._nlp.model_id}{lm_id}"  # v3: gaps after "be" (X is used to measure ?)
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -900,6 +900,8 @@ def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None
         k -= 1
     if k > 0 and rest[k].tag_ in ("VBN", "VBG", "VBD") and rest[k - 1].tag_ not in ("IN", "TO"):
         return k  # not a gerund object: "involved in the process of breathing"
+    if k > 2 and rest[k].tag_ == "VB" and rest[k - 1].tag_ == "TO" and rest[k - 2].tag_ == "VBN":
+        return k - 2  # the infinitive lacks its object, the wh-word: "What is X used to measure" (passive "used")
     return None
 
 
@@ -930,6 +932,14 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         k = _adjective_predicate(rest_all[:n_subj])  # "Why is the drift velocity negligible?"
         predicate = "".join(t.text_with_ws for t in rest_all[k:n_subj]).strip()
         rest_all, n_subj = rest_all[:k] + rest_all[n_subj:], k
+    if verb_i is None and aux.lower_ in BE_FORMS and ph.kind == "nominal" and ph.prep is None:
+        j = _adjective_with_open_preposition(rest_all[:n_subj])
+        if j is not None:  # "What is the number of electrons equal to in every atom" -> "... is equal to ANSWER in"
+            head = "".join(t.text_with_ws for t in rest_all[:j]).strip()
+            if head[:1].isupper() and rest_all[0].tag_ not in ("NNP", "NNPS") and not _acronym(rest_all[0].text):
+                head = head[0].lower() + head[1:]
+            tail = "".join(t.text_with_ws for t in rest_all[j + 2 :]).strip()
+            return f"{head} {aux.lower_} {rest_all[j].text} {rest_all[j + 1].text} {filler} {tail}"
     subj = "".join(t.text_with_ws for t in rest_all[:n_subj]).strip()
     first = rest_all[0]
     if subj[:1].isupper() and first.tag_ not in ("NNP", "NNPS") and not _acronym(first.text):
@@ -961,6 +971,17 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     else:
         words.insert(slot, f" {ins} ")
     return f"{subj} {aux_text} {adverbs} {predicate} {''.join(words)}"
+
+
+def _adjective_with_open_preposition(toks: list[Any]) -> int | None:
+    """Where "ADJ PREP" with no object for the preposition starts in the words after "What is" ("the number of
+    electrons equal to in every atom", "the force proportional to"): the adjective's index, or None."""
+    for j in range(1, len(toks) - 1):
+        if toks[j].tag_ in ("JJ", "JJR") and toks[j + 1].tag_ == "IN" and toks[j - 1].tag_ in ("NN", "NNS", "NNP"):
+            after = toks[j + 2] if j + 2 < len(toks) else None
+            if after is None or after.tag_ == "IN" or after.is_punct:
+                return j
+    return None
 
 
 def _true_adverb(t: Any) -> bool:
@@ -1012,6 +1033,11 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
     k = 1
     while k < len(rest) and (rest[k].tag_ == "RP" or rest[k].dep_ == "compound:prt"):
         k += 1
+    passive = verb.tag_ == "VBN" and aux.lower_ in BE_FORMS
+    infinitive = k + 1 < len(rest) and rest[k].tag_ == "TO" and rest[k + 1].tag_ == "VB"
+    if passive and infinitive and not _starts_np_tokens(rest, k + 2):
+        # the gap is the infinitive's object (not in "need X to survive", an active verb's object)
+        return k + 2  # "What is X used to measure" -> "X is used to measure ANSWER"
     lemma = (verb.lemma_ or verb.text).lower()
     object_follows = _starts_np_tokens(rest, k)
     if lemma in NAMING_VERBS and object_follows:
