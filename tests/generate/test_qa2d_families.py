@@ -259,6 +259,14 @@ GAPS_AFTER_BE = [
         "bacteria",
         "The first life forms found on earth were similar to bacteria.",
     ),  # fmt: skip
+    # "which" with do-support after a comma or a dash is a question, not a relative clause
+    (
+        "Of the three types of skeleton designs - hydrostatic skeletons, exoskeletons, and endoskeletons - which do "
+        "humans possess?",
+        "endoskeleton",
+        "Of the three types of skeleton designs - hydrostatic skeletons, exoskeletons, and endoskeletons - humans "
+        "possess endoskeleton.",
+    ),
     # unchanged: the object of an active verb, with a purpose infinitive after it; a complete reduced relative
     ("What do living things need to survive?", "nutrients", "Living things need nutrients to survive."),
     ("What is the material found in lava?", "magma", "The material found in lava is magma."),

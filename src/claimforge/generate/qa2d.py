@@ -358,6 +358,8 @@ def _is_relative(t: Any) -> bool:
         return False  # "... form one supercontinent in which period?": a question about the period
     if t.i == 0:
         return False
+    if t.lower_ == "which" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ in ("do", "does", "did"):
+        return False  # do-support inverts a question, never a relative clause: "..., which do humans possess?"
     prev = t.doc[t.i - 1]
     if prev.lower_ in ("of", "to", "in", "on", "by", "with", "from", "at", "for") and t.lower_ == "which":
         # "... the process by which plants make food" vs "In which organ ..." (sentence-initial).
@@ -382,9 +384,14 @@ def _how_adj(t: Any) -> bool:
 def _clause_start(doc: Any, t: Any) -> int:
     """Index where the clause holding ``t`` starts: after the last comma before it, or 0."""
     for i in range(t.i - 1, -1, -1):
-        if doc[i].text in (",", ";", ":", ".", "?", "!"):
+        if doc[i].text in (",", ";", ":", ".", "?", "!") or _dash(doc, i):
             return i + 1
     return 0
+
+
+def _dash(doc: Any, i: int) -> bool:
+    """A dash between words (" - ", " – ", " — "), not a hyphen inside one."""
+    return doc[i].text in ("-", "–", "—", "--") and bool(doc[i].whitespace_) and i > 0 and bool(doc[i - 1].whitespace_)
 
 
 def _noun_run_end(doc: Any, i: int) -> int:
