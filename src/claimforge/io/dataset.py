@@ -96,28 +96,24 @@ def write_json(path: Path, data: Any) -> None:
         f.write("\n")
 
 
-def read_examples(path: Path) -> list[Example]:
-    """Read ``examples.jsonl`` back (errors name the file and line)."""
-    out: list[Example] = []
+def _read_records(path: Path, model: type[Any], what: str) -> list[Any]:
+    out: list[Any] = []
     with open(path, encoding="utf-8") as f:
         for i, line in enumerate(f, 1):
             if not line.strip():
                 continue
             try:
-                out.append(Example.model_validate_json(line))
+                out.append(model.model_validate_json(line))
             except ValueError as e:
-                raise ValueError(f"{path}:{i}: not a claimforge example: {e}") from None
+                raise ValueError(f"{path}:{i}: not a claimforge {what}: {e}") from None
     return out
+
+
+def read_examples(path: Path) -> list[Example]:
+    """Read ``examples.jsonl`` back (errors name the file and line)."""
+    return _read_records(path, Example, "example")
 
 
 def read_rejects(path: Path) -> list[Reject]:
     """Read ``rejects.jsonl`` back (errors name the file and line)."""
-    out: list[Reject] = []
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            if line.strip():
-                try:
-                    out.append(Reject.model_validate_json(line))
-                except ValueError as e:
-                    raise ValueError(f"{path}:{i}: not a claimforge reject record: {e}") from None
-    return out
+    return _read_records(path, Reject, "reject record")
