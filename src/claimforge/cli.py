@@ -617,7 +617,8 @@ def claims(
                 tick(len(records), len(records))
             items = [r for r in records if isinstance(r, SentenceItem)]
             with progress.stage("generate claims") as tick:
-                result = gen.generate(items, tick)
+                n = len(items)  # the generator reports shares of its work; the bar counts sentences
+                result = gen.generate(items, lambda done, total: tick(round(n * done / total) if total else n, n))
     except (ValueError, OSError, RuntimeError) as e:
         _fail(str(e) if isinstance(e, ValueError) else f"{type(e).__name__}: {e}")
         return

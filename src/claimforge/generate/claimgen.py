@@ -828,7 +828,7 @@ class ClaimGen(Pipeline):
             return
         hay = [content_lemmas(d.title + " " + d.text) for d in pool]
         texts = [p.claim.text for _, p in paired]
-        vecs = self.embedder.embed(texts + [d.text for d in pool], phase(state.progress, 0.0, 0.9))
+        vecs = self.embedder.embed(texts + [d.text for d in pool], state.progress)  # texts embedded of all
         cv, dv = vecs[: len(texts)], vecs[len(texts) :]
         index = {d.id: i for i, d in enumerate(pool)}
         k = min(cfg.nei_top_k, len(pool))
