@@ -320,10 +320,10 @@ def map_phase(
         done = 0
         per_stage = [0] * len(the_plan.maps)  # units each map stage has finished
 
-        def stage_progress(k: int, n_chunk: int) -> Callable[[int, int], None]:
+        def stage_progress(k: int, chunk: Chunk) -> Callable[[int, int], None]:
             def tick(finished: int, total: int) -> None:  # within the chunk: its share of the chunk's units
                 part = finished / total if total else 1.0
-                ticks[k](per_stage[k] + round(part * n_chunk), 0)
+                ticks[k](per_stage[k] + round(part * len(chunk.units)), 0)
 
             return tick
 
@@ -347,9 +347,7 @@ def map_phase(
                 outcome.computed.append(chunk.number)
             for k in range(start):  # stages stored by an earlier run
                 stage_done(k, chunk)
-            run_map_stages(
-                the_plan, chunk, start, store, outcome.seconds, lambda k, c: stage_progress(k, len(c.units)), stage_done
-            )
+            run_map_stages(the_plan, chunk, start, store, outcome.seconds, stage_progress, stage_done)
             done += len(chunk.units)
             _collect(chunk, reads, outcome)
         for tick in ticks:

@@ -35,12 +35,13 @@ from claimforge.review.store import (
     CRITERIA,
     LABELS,
     Dataset,
+    NotFound,
     ReviewError,
     ReviewStore,
     applicable_criteria,
     check_annotator,
     evidence_view,
-    matches,
+    filtered,
     sheet_csv,
     source_view,
 )
@@ -154,25 +155,22 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         return render(request, "overview.html", cards=cards)
 
     def dataset_of(request: Request) -> Dataset:
-        """The dataset the query names (default: the first one given); ReviewError for an unknown name."""
+        """The dataset the query names (default: the first one given); NotFound for an unknown name."""
         return store.dataset(request.query_params.get("dataset") or next(iter(store.datasets)))
 
     def examples(request: Request) -> Response:
         q = request.query_params
-        try:
-            ds = dataset_of(request)
-        except ReviewError as e:
-            return error(request, str(e), 404)
+        ds = dataset_of(request)
         name = ds.name
         facets = {k[2:]: v for k, v in q.items() if k.startswith("f.") and v}
         unknown = [k for k in facets if k not in ds.facets]
         if unknown:
-            return error(request, f"unknown filter {unknown[0]!r} (filters: {', '.join(ds.facets)})")
-        rows = [e for e in ds.examples if matches(e, q.get("label", ""), q.get("method", ""), q.get("q", ""), facets)]
+            raise ReviewError(f"unknown filter {unknown[0]!r} (filters: {', '.join(ds.facets)})")
+        rows = filtered(ds, q.get("label", ""), q.get("method", ""), q.get("q", ""), facets)
+        n_grades = Counter(x for (d, x, _, _) in store.grades if d == name)
         graded = q.get("graded", "")
         if graded:
-            have = {x for (d, x, _, _) in store.grades if d == name}
-            rows = [e for e in rows if (e.id in have) == (graded == "yes")]
+            rows = [e for e in rows if (e.id in n_grades) == (graded == "yes")]
         try:
             page = max(1, int(q.get("page", "1")))
         except ValueError:
@@ -190,7 +188,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
             params=params,
             filters=dict(q),
             methods=[m for m, _ in _counts(ds, "method")],
-            n_grades={e.id: len(store.grades_of(name, e.id)) for e in shown},
+            n_grades=n_grades,
             fixes={x: f for (d, x), f in store.fixes.items() if d == name},
         )
         template = "examples_table.html" if request.headers.get("hx-target") == "results" else "examples.html"
@@ -198,10 +196,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
 
     def example(request: Request) -> Response:
         name, ident = request.path_params["dataset"], request.path_params["example_id"]
-        try:
-            e = store.example(name, ident)
-        except ReviewError as exc:
-            return error(request, str(exc), 404)
+        e = store.example(name, ident)
         annotator = request.cookies.get(ANNOTATOR_COOKIE, "")
         mine = store.grades.get((name, e.id, annotator, False))  # the open grade (the blind one stays as it is)
         return render(
@@ -219,18 +214,13 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
             can_score=checking.available,
         )
 
-    def _blind_params(request: Request) -> tuple[str, int, int]:
+    def blind(request: Request) -> Response:
         q = request.query_params
         name = dataset_of(request).name
-        n = min(max(int(q.get("n", "60")), 1), 10000)
-        seed = int(q.get("seed", "2026"))
-        return name, n, seed
-
-    def blind(request: Request) -> Response:
         try:
-            name, n, seed = _blind_params(request)
-        except (ValueError, ReviewError) as exc:
-            return error(request, f"blind round: {exc}")
+            n, seed = min(max(int(q.get("n", "60")), 1), 10000), int(q.get("seed", "2026"))
+        except ValueError as exc:
+            raise ReviewError(f"blind round: n and seed are whole numbers ({exc})") from None
         annotator = request.cookies.get(ANNOTATOR_COOKIE, "")
         ctx: dict[str, Any] = dict(dataset=name, n=n, seed=seed)
         if not annotator:
@@ -242,15 +232,12 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
             return render(request, "blind.html", finished=True, summary=summary, **ctx)
         e = store.example(name, nxt)
         # the form names the example by its place in the round: its id (which can spell its label) stays out
-        position = store.sample(name, n, seed).index(nxt)
+        position = store.sample(name, n, seed).index(nxt)  # the sample is made once per round
         return render(request, "blind.html", e=e, evidence=evidence_view(e, mark_key=False), position=position, **ctx)
 
     def rejects(request: Request) -> Response:
         q = request.query_params
-        try:
-            ds = dataset_of(request)
-        except ReviewError as exc:
-            return error(request, str(exc), 404)
+        ds = dataset_of(request)
         reason, stage = q.get("reason", ""), q.get("stage", "")
         rows = [r for r in ds.rejects if (not reason or r.reason == reason) and (not stage or r.stage == stage)]
         return render(request, "rejects.html", ds=ds, rows=rows[:500], total=len(rows), reason=reason, stage=stage,
@@ -264,10 +251,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
 
     async def set_annotator(request: Request) -> Response:
         form = _form(await request.body())
-        try:
-            name = check_annotator(form.get("annotator", ""))
-        except ReviewError as exc:
-            return error(request, str(exc))
+        name = check_annotator(form.get("annotator", ""))
         resp = Response(status_code=204, headers={"HX-Redirect": _local_path(form.get("next") or "/")})
         resp.set_cookie(ANNOTATOR_COOKIE, name, httponly=True, samesite="strict", max_age=365 * 86400)
         return resp
@@ -275,31 +259,28 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
     async def save_blind(request: Request) -> Response:
         """A grade of the round's example at ``position`` (the blind form never names the example)."""
         form = _form(await request.body())
+        name = store.dataset(form.get("dataset", "")).name
         try:
-            name = store.dataset(form.get("dataset", "")).name
             n, seed, position = int(form.get("n", "")), int(form.get("seed", "")), int(form.get("position", ""))
-            ids = store.sample(name, n, seed)
-            if not 0 <= position < len(ids):
-                raise ReviewError(f"position {position} is not in this round of {len(ids)}")
-            values = {k: form.get(k) for k in BLIND_CRITERIA if k in form}
-            if not values.get("label"):
-                raise ReviewError("choose a label (keys 1, 2, 3)")
-            annotator = annotator_of(request, form)
-            await run_in_threadpool(store.grade, name, ids[position], annotator, values, True, form.get("comment", ""))
-        except ValueError as exc:  # ReviewError, and numbers that are not
-            return error(request, str(exc))
+        except ValueError as exc:
+            raise ReviewError(f"n, seed and position are whole numbers ({exc})") from None
+        ids = store.sample(name, n, seed)
+        if not 0 <= position < len(ids):
+            raise ReviewError(f"position {position} is not in this round of {len(ids)}")
+        values = {k: form.get(k) for k in BLIND_CRITERIA if k in form}
+        if not values.get("label"):
+            raise ReviewError("choose a label (keys 1, 2, 3)")
+        annotator = annotator_of(request, form)
+        await run_in_threadpool(store.grade, name, ids[position], annotator, values, True, form.get("comment", ""))
         return Response(status_code=204, headers={"HX-Redirect": "/blind?" + urlencode({"dataset": name, "n": n,
                                                                                           "seed": seed})})  # fmt: skip
 
     async def save_grade(request: Request) -> Response:
         name, ident = request.path_params["dataset"], request.path_params["example_id"]
         form = _form(await request.body())
-        try:
-            annotator = annotator_of(request, form)
-            values = {k: form.get(k) for k in CRITERIA if k in form}
-            g = await run_in_threadpool(store.grade, name, ident, annotator, values, False, form.get("comment", ""))
-        except ReviewError as exc:
-            return error(request, str(exc))
+        annotator = annotator_of(request, form)
+        values = {k: form.get(k) for k in CRITERIA if k in form}
+        g = await run_in_threadpool(store.grade, name, ident, annotator, values, False, form.get("comment", ""))
         return HTMLResponse(
             f'<span class="saved" role="status">saved {_escape(g.time[11:19])} UTC as {_escape(annotator)}</span>'
         )
@@ -307,24 +288,21 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
     async def save_fix(request: Request) -> Response:
         name, ident = request.path_params["dataset"], request.path_params["example_id"]
         form = _form(await request.body())
-        try:
-            f = await run_in_threadpool(
-                store.fix, name, ident, form.get("action", ""), annotator_of(request, form), form.get("label") or None,
-                form.get("reason", ""),
-            )  # fmt: skip
-        except ReviewError as exc:
-            return error(request, str(exc))
+        f = await run_in_threadpool(
+            store.fix, name, ident, form.get("action", ""), annotator_of(request, form), form.get("label") or None,
+            form.get("reason", ""),
+        )  # fmt: skip
         return render(request, "fix_status.html", fix=None if f.action == "keep" else f)
 
     def score(request: Request) -> Response:
         """The judge's scores of each evidence sentence alone (the sentences that decide the label light up)."""
         name, ident = request.path_params["dataset"], request.path_params["example_id"]
+        e = store.example(name, ident)
+        sentences = [row["text"] for row in evidence_view(e)]
         try:
-            e = store.example(name, ident)
-            sentences = [row["text"] for row in evidence_view(e)]
             result = checking.get(full=False).check([claim_item(e.claim, sentences)])[0]
-        except ReviewError as exc:
-            return error(request, str(exc), 404)
+        except ReviewError:
+            raise
         except (ValueError, OSError, RuntimeError) as exc:  # the model: shown above the evidence, which stays
             return render(request, "evidence.html", evidence=evidence_view(e), score_error=f"the judge failed: {exc}")
         sentence_scores[(name, e.id)] = [
@@ -342,10 +320,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
     def export(request: Request) -> Response:
         name, kind = request.path_params["dataset"], request.path_params["kind"]
         annotator = request.query_params.get("annotator", "")
-        try:
-            text, written, skipped = sheet_csv(store, name, kind, check_annotator(annotator))
-        except ReviewError as exc:
-            return error(request, str(exc))
+        text, written, skipped = sheet_csv(store, name, kind, check_annotator(annotator))
         filename = f"{annotator}.{name}.{kind}.csv".replace(" ", "_")
         return Response(
             "\ufeff" + text,
@@ -434,7 +409,12 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
         Route("/check", check, methods=["POST"]),
         Mount("/static", StaticFiles(directory=static), name="static"),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(Guard)])
+
+    async def on_review_error(request: Request, exc: Exception) -> Response:
+        """Every ReviewError a page or action raises: its message on the page (404 for what is not there)."""
+        return error(request, str(exc), 404 if isinstance(exc, NotFound) else 400)
+
+    return Starlette(routes=routes, middleware=[Middleware(Guard)], exception_handlers={ReviewError: on_review_error})
 
 
 def _host_name(host: str) -> str:

@@ -16,7 +16,7 @@ import re
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,10 @@ _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_ .@-]{0,39}$")  # ASCII: it goes in
 
 class ReviewError(ValueError):
     """Bad input to the review (a dataset folder, a grade, a sheet, a patch): the message names what and where."""
+
+
+class NotFound(ReviewError):
+    """A dataset or example the review does not have."""
 
 
 def check_annotator(name: str) -> str:
@@ -91,6 +95,10 @@ class Dataset:
     manifest: dict[str, Any]
     by_id: dict[str, Example] = field(default_factory=dict)
     facets: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    # per example id, made once at load (every filter request reads them): the flattened provenance details, and
+    # the lower-cased text a search looks in
+    flat: dict[str, dict[str, Any]] = field(default_factory=dict)
+    text: dict[str, str] = field(default_factory=dict)
 
     @property
     def review_dir(self) -> Path:
@@ -101,16 +109,16 @@ class Dataset:
         return str(self.manifest.get("pipeline") or "")
 
 
-def _facets(examples: Sequence[Example]) -> dict[str, list[tuple[str, int]]]:
+def _facets(flat: Sequence[Mapping[str, Any]]) -> dict[str, list[tuple[str, int]]]:
     """The provenance fields worth filtering by: scalar values of ``provenance.details`` (one level of nesting
     flattened) with 2-30 distinct values (and at most a third as many as there are examples), present in at least
     a tenth of the examples."""
     values: dict[str, Counter[str]] = defaultdict(Counter)
-    for e in examples:
-        for k, v in _flatten(e.provenance.details).items():
-            if isinstance(v, (str, bool, int)) and not isinstance(v, float) and len(str(v)) <= 60:
+    for details in flat:
+        for k, v in details.items():
+            if isinstance(v, (str, bool, int)) and len(str(v)) <= 60:
                 values[k][str(v)] += 1
-    n = max(len(examples), 1)
+    n = max(len(flat), 1)
     out = {
         k: sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
         for k, c in sorted(values.items())
@@ -146,7 +154,10 @@ def load_dataset(path: str | Path, name: str | None = None) -> Dataset:
         if e.id in ds.by_id:
             raise ReviewError(f"{ex_path}:{i}: example id {e.id!r} appears twice")
         ds.by_id[e.id] = e
-    ds.facets = _facets(examples)
+        ds.flat[e.id] = _flatten(e.provenance.details)
+        ds.text[e.id] = " ".join([e.id, e.claim, e.evidence, str(e.provenance.details.get("source_sentence") or "")])
+        ds.text[e.id] = ds.text[e.id].lower()
+    ds.facets = _facets(list(ds.flat.values()))
     return ds
 
 
@@ -230,25 +241,25 @@ def evidence_view(
     return out
 
 
-def search_text(e: Example) -> str:
-    d = e.provenance.details
-    return " ".join([e.id, e.claim, e.evidence, str(d.get("source_sentence") or "")]).lower()
-
-
-def matches(e: Example, label: str = "", method: str = "", query: str = "", facets: Mapping[str, str] = {}) -> bool:  # noqa: B006
-    if label and e.label.value != label:
-        return False
-    if method and e.method != method:
-        return False
-    if facets:
-        flat = _flatten(e.provenance.details)
-        if any(str(flat.get(k)) != v for k, v in facets.items()):
-            return False
-    return not query or all(w in search_text(e) for w in query.lower().split())
+def filtered(
+    ds: Dataset, label: str = "", method: str = "", query: str = "", facets: Mapping[str, str] | None = None
+) -> list[Example]:
+    """The examples of ``ds`` with this label and method, these provenance values, and every word of ``query`` in
+    their id, claim, evidence or source sentence (empty: any)."""
+    words = query.lower().split()
+    out = []
+    for e in ds.examples:
+        if (label and e.label.value != label) or (method and e.method != method):
+            continue
+        if facets and any(str(ds.flat[e.id].get(k)) != v for k, v in facets.items()):
+            continue
+        if all(w in ds.text[e.id] for w in words):
+            out.append(e)
+    return out
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# Grades and fix actions: append-only JSON lines, the last record of a (annotator, example) wins
+# Grades and fix actions: append-only JSON lines, the last record of an (annotator, example, mode) wins
 
 
 def _append(path: Path, row: Mapping[str, Any]) -> int:
@@ -356,18 +367,20 @@ class Fix:
     time: str = ""
 
     def row(self) -> dict[str, Any]:
-        return {
-            "example_id": self.example_id,
-            "action": self.action,
-            "label": self.label,
-            "reason": self.reason,
-            "annotator": self.annotator,
-            "time": self.time,
-        }
+        return {k: v for k, v in asdict(self).items() if k != "dataset"}
 
 
 GradeKey = tuple[str, str, str, bool]  # (dataset, example id, annotator, blind)
 FileState = tuple[int, int, int]  # (size, mtime ns, inode)
+
+
+def _put(grades: dict[GradeKey, Grade], g: Grade) -> None:
+    """``g`` replaces the annotator's earlier grade of the example in the same mode; an empty one removes it."""
+    key = (g.dataset, g.example_id, g.annotator, g.blind)
+    if g.values or g.comment:
+        grades[key] = g
+    else:
+        grades.pop(key, None)
 
 
 def _state(path: Path) -> FileState:
@@ -400,6 +413,7 @@ class ReviewStore:
         self.fixes: dict[tuple[str, str], Fix] = {}  # (dataset, example id) -> the last action
         self._warnings: dict[str, list[str]] = {}
         self._seen: dict[str, tuple[FileState, FileState]] = {}  # what was read of each dataset's two files
+        self._samples: dict[tuple[str, int, int], tuple[str, ...]] = {}
         for ds in self.datasets.values():
             self._reload(ds)
 
@@ -456,11 +470,7 @@ class ReviewStore:
                 ds.name, e.id, r["annotator"], bool(r.get("blind")), values, str(r.get("comment") or ""),
                 str(r.get("time") or ""), str(r.get("source") or "page"),
             )  # fmt: skip
-            key = (ds.name, e.id, g.annotator, g.blind)
-            if values or g.comment:
-                grades[key] = g
-            else:
-                grades.pop(key, None)  # an emptied grade removes the earlier one
+            _put(grades, g)
         if gone:
             warnings.append(f"{path}: {gone} grades of examples not in {ds.path} (or without an annotator) ignored")
         if invalid:
@@ -511,14 +521,14 @@ class ReviewStore:
         try:
             return self.datasets[name]
         except KeyError:
-            raise ReviewError(f"no dataset {name!r} in this review (there are: {', '.join(self.datasets)})") from None
+            raise NotFound(f"no dataset {name!r} in this review (there are: {', '.join(self.datasets)})") from None
 
     def example(self, dataset: str, example_id: str) -> Example:
         ds = self.dataset(dataset)
         try:
             return ds.by_id[example_id]
         except KeyError:
-            raise ReviewError(f"no example {example_id!r} in {dataset}") from None
+            raise NotFound(f"no example {example_id!r} in {dataset}") from None
 
     def grade(
         self,
@@ -538,10 +548,7 @@ class ReviewStore:
         with self._lock:
             self._append(ds, GRADES_FILE, {**g.row(), "build": _build_stamp(ds)})
             grades = dict(self.grades)
-            if g.values or g.comment:
-                grades[(dataset, e.id, annotator, blind)] = g
-            else:
-                grades.pop((dataset, e.id, annotator, blind), None)
+            _put(grades, g)
             self.grades = grades
         return g
 
@@ -591,11 +598,14 @@ class ReviewStore:
 
     # -- the blind queue -----------------------------------------------------------------------------------------
 
-    def sample(self, dataset: str, n: int, seed: int) -> list[str]:
+    def sample(self, dataset: str, n: int, seed: int) -> tuple[str, ...]:
         """The example ids of a blind grading round: a seeded random sample, the same for every annotator (so
         their grades overlap and agreement can be measured)."""
-        ids = sorted(self.dataset(dataset).by_id)
-        return random.Random(seed).sample(ids, min(n, len(ids)))
+        key = (dataset, n, seed)
+        if key not in self._samples:  # the datasets never change while served
+            ids = sorted(self.dataset(dataset).by_id)
+            self._samples[key] = tuple(random.Random(seed).sample(ids, min(n, len(ids))))
+        return self._samples[key]
 
     def next_blind(self, dataset: str, annotator: str, n: int, seed: int) -> tuple[str | None, int, int]:
         """(the next example id to grade or None when done, how many of the round are graded, the round's size)."""
