@@ -81,10 +81,10 @@ def main() -> None:
             "qa", {"name": "embedded"} if args.qa == "embedded" else {"name": "hf", "model": args.qa}
         )
     checker = Checker(load_check_verifier(args.model), nlp=registry.build("nlp", {"name": "spacy"}), qa=reader)
-    from claimforge.io.sentences import split_text
+    from claimforge.nlp.sentences import split_sentences
 
     def sentences(evidence: str | list[str]) -> tuple[str, ...]:  # a build's evidence is a text or sentences
-        return tuple(split_text(evidence)) if isinstance(evidence, str) else tuple(evidence)
+        return tuple(split_sentences(evidence)) if isinstance(evidence, str) else tuple(evidence)
 
     items = [CheckItem(str(i), ex["claim"], sentences(ex["evidence"])) for i, (_, ex, _) in enumerate(chosen)]
     results = checker.check(items)

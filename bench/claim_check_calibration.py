@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from claimforge.backends.lm import lm_fluency_stats, split_sentences
+from claimforge.backends.lm import lm_fluency_stats
+from claimforge.nlp.sentences import split_sentences
 from claimforge.nlp.wellformed import wellformed_reasons
 from claimforge.registry import registry
 

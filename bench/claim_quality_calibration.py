@@ -82,7 +82,7 @@ def pct(a: np.ndarray, q: float) -> float:
 
 def context_of(paragraph: str, citance: str) -> str:
     """The sentence before and the sentence after the citance in its paragraph (the paper's context)."""
-    from claimforge.backends.lm import split_sentences
+    from claimforge.nlp.sentences import split_sentences
 
     i = paragraph.find(citance)
     if i < 0:

@@ -1,6 +1,6 @@
 """Numeric counter-claims (``claimforge.generate.numeric``) on real result sentences: the ``<p>`` text of every
 ``<sec>`` whose title contains "Results" in the shared PLOS JATS starter corpus, split with
-``claimforge.io.sentences.split_text``, kept if it has a digit; ``--n`` of them drawn with ``--seed``. Prints the
+``claimforge.nlp.sentences.split_sentences``, kept if it has a digit; ``--n`` of them drawn with ``--seed``. Prints the
 share of sentences with at least one edit, the kind counts, what was protected, and ``--show`` random
 original → edited pairs (one edit per sentence: the first, most checkable one) for reading. Offline, seconds.
 
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from claimforge.generate.numeric import numeric_edits, numeric_mentions, protected_spans
-from claimforge.io.sentences import split_text
+from claimforge.nlp.sentences import split_sentences
 
 
 def _text(el: ET.Element) -> str:
@@ -40,7 +40,7 @@ def result_sentences(corpus: Path) -> list[tuple[str, str]]:
             # the section's own paragraphs: not its subsections' (their titles name the finding, not
             # "Results"), nor figure captions or table cells
             for p in sec.findall("p"):
-                out.extend((path.stem, s) for s in split_text(_text(p)) if re.search(r"[0-9]", s))
+                out.extend((path.stem, s) for s in split_sentences(_text(p)) if re.search(r"[0-9]", s))
     return out
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from claimforge.io.rows import InputError, read_text
-from claimforge.io.sentences import split_text
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Label, Pair
 from claimforge.registry import registry
 
@@ -108,7 +108,7 @@ def evidence_from_argument(value: str) -> tuple[str, ...]:
         text = read_text(path)
         if not text.strip():
             raise InputError(path, None, "the evidence file is empty")
-    sentences = tuple(split_text(text))
+    sentences = tuple(split_sentences(text))
     if not sentences:
         raise ValueError("the evidence is empty")
     return sentences
@@ -171,7 +171,7 @@ def read_items(path: Path) -> Iterator[CheckItem]:
             if evidence is None:
                 evidence = []
             elif isinstance(evidence, str):
-                evidence = split_text(evidence)
+                evidence = split_sentences(evidence)
             elif isinstance(evidence, list) and all(isinstance(x, str) for x in evidence):
                 evidence = [" ".join(x.split()) for x in evidence if x.strip()]
                 if not evidence and row["evidence"]:

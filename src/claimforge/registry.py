@@ -35,7 +35,7 @@ _BUILTIN_MODULES: dict[str, tuple[str, ...]] = {
     "retriever": ("claimforge.backends.retrieval",),
     "qa": ("claimforge.backends.qa",),
     "questioner": ("claimforge.backends.questions",),
-    "qa2d": ("claimforge.generate.qa2d", "claimforge.backends.seq2seq", "claimforge.backends.llm"),
+    "qa2d": ("claimforge.generate.qa2d.rules", "claimforge.generate.qa2d.seq2seq", "claimforge.generate.qa2d.llm"),
     "pipeline": (
         "claimforge.generate.multi2claim",
         "claimforge.generate.claimgen",

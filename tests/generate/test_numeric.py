@@ -553,7 +553,7 @@ def test_property_no_edit_touches_protected_numbers() -> None:
 
 def test_property_on_real_results_sentences(shared_data) -> None:  # type: ignore[no-untyped-def]
     """The PLOS starter corpus' Results paragraphs (docs/numeric_negation.md): every edit keeps the invariants."""
-    from claimforge.io.sentences import split_text
+    from claimforge.nlp.sentences import split_sentences
 
     corpus = shared_data("papers", "plos_jats", "starter_corpus")
     sentences = []
@@ -563,7 +563,7 @@ def test_property_on_real_results_sentences(shared_data) -> None:  # type: ignor
             if title is not None and "results" in "".join(title.itertext()).lower():
                 for p in sec.findall("p"):
                     text = " ".join("".join(p.itertext()).split())
-                    sentences += [s for s in split_text(text) if re.search(r"[0-9]", s)]
+                    sentences += [s for s in split_sentences(text) if re.search(r"[0-9]", s)]
     assert len(sentences) > 200
     with_edit = 0
     for k, claim in enumerate(sentences):

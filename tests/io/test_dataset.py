@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from claimforge.io.dataset import read_examples, split_sentences, write_examples
+from claimforge.io.dataset import read_examples, write_examples
 from claimforge.io.exports import write_fever, write_nli, write_scifact
 from claimforge.records import Example, Label, Provenance, SourceRef
 
@@ -50,7 +50,3 @@ def test_bad_example_line_names_file_and_line(tmp_path: Path) -> None:
     p.write_text('{"id": 1}\n')
     with pytest.raises(ValueError, match="examples.jsonl:1: not a claimforge example"):
         read_examples(p)
-
-
-def test_split_sentences() -> None:
-    assert split_sentences("A b. C d? 3 e.\nNew para") == ["A b.", "C d?", "3 e.", "New para"]

@@ -26,7 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-from claimforge.backends.lm import split_sentences, tokenize  # noqa: E402
+from claimforge.backends.lm import tokenize  # noqa: E402
+from claimforge.nlp.sentences import split_sentences  # noqa: E402
 
 SOURCES = ("scifact", "citint", "sciq", "plos", "evinf")
 SPLITS = ("train", "dev", "test")

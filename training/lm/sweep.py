@@ -23,9 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
 import corpus  # noqa: E402
+from kneser_ney import build_vocab, train_kneser_ney  # noqa: E402
 from train import MIN_COUNT, heldout, model_bytes  # noqa: E402
-
-from claimforge.backends.lm import build_vocab, train_kneser_ney  # noqa: E402
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Ship a checkpoint of ``training/qa/train.py`` (e.g. a run stopped before its last step) as a reader folder.
 
-    python training/qa/export.py build/qa/run1 --out src/claimforge/models/qa-minilm
+python training/qa/export.py build/qa/run1 --out src/claimforge/models/qa-minilm
 """
 
 from __future__ import annotations

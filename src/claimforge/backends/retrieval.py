@@ -44,7 +44,8 @@ import numpy as np
 from claimforge.cache import default_cache_dir, fingerprint, weights_stamp
 from claimforge.io.papers.jats import jats_document
 from claimforge.io.rows import InputError, files_under, normalize_text, read_text
-from claimforge.io.sentences import load_corpus, split_text
+from claimforge.io.sentences import load_corpus
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Document
 from claimforge.registry import ComponentConfig, registry
 
@@ -98,7 +99,7 @@ class Retriever(Protocol):
 
 def documents_from_texts(items: Iterable[tuple[str, str, str]]) -> list[Document]:
     """Documents from ``(id, title, body text)``; the body is split into sentences with the project's splitter
-    (:func:`claimforge.io.sentences.split_text`). A repeated id is an error."""
+    (:func:`claimforge.io.sentences.split_sentences`). A repeated id is an error."""
     docs: list[Document] = []
     seen: set[str] = set()
     for doc_id, title, body in items:
@@ -106,7 +107,9 @@ def documents_from_texts(items: Iterable[tuple[str, str, str]]) -> list[Document
         if doc_id in seen:
             raise ValueError(f"duplicate document id {doc_id!r}")
         seen.add(doc_id)
-        docs.append(Document(id=doc_id, title=normalize_text(title or ""), sentences=tuple(split_text(body or ""))))
+        docs.append(
+            Document(id=doc_id, title=normalize_text(title or ""), sentences=tuple(split_sentences(body or "")))
+        )
     return docs
 
 

@@ -124,6 +124,7 @@ def plausible_mentions(mentions: Sequence[Any]) -> list[Any]:
     return out
 
 
+@registry.register("generator", "entity", EntityGeneratorConfig)
 class EntityGenerator:
     """One claim per entity of the sentence (CLAIMGEN-ENTITY)."""
 
@@ -317,9 +318,6 @@ class EntityGenerator:
         return Generated(claims, rejects)
 
 
-registry.register("generator", "entity", EntityGeneratorConfig)(EntityGenerator)
-
-
 # ---------------------------------------------------------------------------------------------------
 # CLAIMGEN-BART (any seq2seq) and the LLM few-shot generator
 
@@ -339,6 +337,7 @@ class Seq2SeqGeneratorConfig(ComponentConfig):
     seed: int = 13
 
 
+@registry.register("generator", "seq2seq", Seq2SeqGeneratorConfig)
 class Seq2SeqGenerator:
     """Context + citance -> claims, sampled k times with top-k sampling (CLAIMGEN-BART)."""
 
@@ -389,6 +388,7 @@ BUILTIN_FEW_SHOT: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+@registry.register("generator", "llm", LLMGeneratorConfig)
 class LLMGenerator:
     """Few-shot claim generation through an OpenAI-compatible chat server."""
 
@@ -476,10 +476,6 @@ def _collect(
             reason = "llm_request_failed" if error else "no_claims_generated"
             rejects.append(Reject(item_id=it.id, stage="generate", reason=reason, detail=error, ref=it.ref))
     return Generated(claims, rejects)
-
-
-registry.register("generator", "seq2seq", Seq2SeqGeneratorConfig)(Seq2SeqGenerator)
-registry.register("generator", "llm", LLMGeneratorConfig)(LLMGenerator)
 
 
 # ---------------------------------------------------------------------------------------------------

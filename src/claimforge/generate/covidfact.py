@@ -38,8 +38,8 @@ from claimforge.backends.fillmask import Infill
 from claimforge.generate.minimal_pairs import direction_opposite
 from claimforge.io.posts import domain_of
 from claimforge.io.rows import read_text
-from claimforge.io.sentences import split_text
 from claimforge.nlp.normalize import content_lemmas, finish_sentence, lemma, restore_case
+from claimforge.nlp.sentences import split_sentences
 from claimforge.nlp.wellformed import sentence_case
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Document, Label, Reject, SentenceItem
@@ -240,7 +240,7 @@ class CovidFact(Pipeline):
                 ("item",),
                 ("claim",),
                 ("multi_sentence", "min_claim_words", "max_claim_words", "claim_check"),
-                version="2",  # the claim check rejects a lone subordinate clause
+                version="3",  # 2: the claim check rejects a lone subordinate clause; 3: the one sentence splitter
             ),
             Stage(
                 "find sources",
@@ -305,7 +305,7 @@ class CovidFact(Pipeline):
         c = self.config
         todo: list[tuple[Any, list[str]]] = []
         for u in chunk.live():
-            sentences = split_text(u.item.sentence) or [u.item.sentence]
+            sentences = split_sentences(u.item.sentence) or [u.item.sentence]
             if len(sentences) > 1 and c.multi_sentence == "reject":
                 chunk.reject(u, "check claims", "multiple_sentences", f"{len(sentences)} sentences")
                 continue

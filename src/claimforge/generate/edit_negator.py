@@ -34,6 +34,7 @@ class MinimalEditConfig(ComponentConfig):
     seed: int = 13
 
 
+@registry.register("negator", "minimal-edit", MinimalEditConfig)
 class MinimalEditNegator:
     """Negations by one minimal edit, judged against the evidence."""
 
@@ -97,6 +98,3 @@ class MinimalEditNegator:
         if progress is not None:
             progress(len(claims), len(claims))
         return out
-
-
-registry.register("negator", "minimal-edit", MinimalEditConfig)(MinimalEditNegator)

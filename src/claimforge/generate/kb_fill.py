@@ -31,6 +31,7 @@ class KBFillConfig(ComponentConfig):
 _POS = {"VERB": "v", "AUX": "v", "ADJ": "a", "NOUN": "n", "PROPN": "n"}
 
 
+@registry.register("fillmask", "kb", KBFillConfig)
 class KBFill:
     """Antonyms and embedding-closest siblings from knowledge bases, ranked by the n-gram LM."""
 
@@ -93,13 +94,11 @@ class KBFill:
         return out
 
 
-registry.register("fillmask", "kb", KBFillConfig)(KBFill)
-
-
 class UnionFillConfig(ComponentConfig):
     members: list[dict[str, Any]] = Field(default_factory=lambda: [{"name": "kb"}, {"name": "embedded"}])
 
 
+@registry.register("fillmask", "union", UnionFillConfig)
 class UnionFill:
     """The candidates of several fill-mask components in turn, without repeats (default: kb, then embedded).
 
@@ -125,6 +124,3 @@ class UnionFill:
                         merged.append(cands[rank])
             out.append(merged)
         return out
-
-
-registry.register("fillmask", "union", UnionFillConfig)(UnionFill)

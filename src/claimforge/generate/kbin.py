@@ -183,6 +183,7 @@ class KBINConfig(ComponentConfig):
     missing_kb: Literal["error", "skip"] = "skip"
 
 
+@registry.register("negator", "kbin", KBINConfig)
 class KBIN:
     """Knowledge-base informed negations (KBIN)."""
 
@@ -484,9 +485,6 @@ def _span_tag(doc: Any, start: int, end: int) -> str:
     return "NNS" if last.lower_.endswith("s") and lemma(last.lower_) != last.lower_ else "NN"
 
 
-registry.register("negator", "kbin", KBINConfig)(KBIN)
-
-
 # ---------------------------------------------------------------------------------------------------
 # Baselines
 
@@ -496,6 +494,7 @@ class RandomEntityConfig(ComponentConfig):
     seed: int = 13
 
 
+@registry.register("negator", "random-entity", RandomEntityConfig)
 class RandomEntityNegator:
     """Baseline: one entity replaced by a random entity of the same label from the other claims."""
 
@@ -575,6 +574,7 @@ _BE_HAVE = {
 }
 
 
+@registry.register("negator", "not-insertion", NotInsertionConfig)
 class NotInsertionNegator:
     """Baseline: "not" inserted after the first auxiliary, or "does not" + the main verb's lemma.
     Artefact-prone: the word "not" alone gives the label away (flagged in provenance)."""
@@ -615,10 +615,6 @@ class NotInsertionNegator:
             text = render(doc, range(len(doc)), replace)
             out.append(Negation(text, None, details) if text else Negation(None, "render_failed", details))
         return out
-
-
-registry.register("negator", "random-entity", RandomEntityConfig)(RandomEntityNegator)
-registry.register("negator", "not-insertion", NotInsertionConfig)(NotInsertionNegator)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -173,7 +173,9 @@ class Multi2Claim(Pipeline):
                 ("item", "distractors"),
                 ("supported",),
                 ("qa2d", "claim_check", "max_claim_words", "synonym_cosine", "synonym_entailment", "judge"),
-                version="4",  # 3: the claim check rejects a lone subordinate clause; 4: QA2D gaps after "be"
+                # 3: the claim check rejects a lone subordinate clause; 4: QA2D gaps after "be"; 5: the one sentence
+                # splitter finds a vignette's figure sentences
+                version="5",
             ),
             Stage(
                 "embed explanations",

@@ -1681,6 +1681,7 @@ class NumericNegatorConfig(ComponentConfig):
     seed: int = 13
 
 
+@registry.register("negator", "numeric", NumericNegatorConfig)
 class NumericNegator:
     """A claim with one quantity changed (:func:`numeric_edits`): the first candidate (most checkable kind first)
     whose original value the evidence states and that the judge says the evidence contradicts."""
@@ -1776,6 +1777,3 @@ def stated_in(original: str, evidence: str) -> bool:
     if not numbers:
         return re.search(rf"\b{re.escape(original.lower())}\b", evidence.lower()) is not None
     return all(re.search(rf"(?<![\d.,]){re.escape(x)}(?!\d|[.,]\d)", evidence) for x in numbers)
-
-
-registry.register("negator", "numeric", NumericNegatorConfig)(NumericNegator)

@@ -72,6 +72,7 @@ class PaperLLMGeneratorConfig(ComponentConfig):
     k: int = Field(12, ge=0)  # examples in the prompt (the paper: 12)
 
 
+@registry.register("generator", "paper-llm", PaperLLMGeneratorConfig)
 class PaperLLMGenerator:
     """One claim per source paragraph, by a k-shot prompt (SciClaimHunt's Promp_Claim_Generator)."""
 
@@ -121,6 +122,7 @@ class LLMNegatorConfig(ComponentConfig):
     min_contradiction: float = Field(0.70, ge=0, le=1)
 
 
+@registry.register("negator", "llm", LLMNegatorConfig)
 class LLMNegator:
     """Negations by the paper's negation prompt, gated by the judge."""
 
@@ -177,7 +179,3 @@ class LLMNegator:
         if progress is not None:
             progress(len(claims), len(claims))
         return out
-
-
-registry.register("generator", "paper-llm", PaperLLMGeneratorConfig)(PaperLLMGenerator)
-registry.register("negator", "llm", LLMNegatorConfig)(LLMNegator)

@@ -103,6 +103,7 @@ class POSSaliencyConfig(ComponentConfig):
     lm: dict[str, Any] | None = Field(default_factory=lambda: {"name": "ngram"})  # rarity within a class
 
 
+@registry.register("saliency", "pos", POSSaliencyConfig)
 class POSSaliency(_Base):
     """The part-of-speech prior, rarer words first within a class (by the n-gram LM's word counts)."""
 
@@ -132,6 +133,7 @@ class YAKEConfig(ComponentConfig):
     dedup: float = Field(default=0.9, gt=0, le=1)
 
 
+@registry.register("saliency", "yake", YAKEConfig)
 class YAKESaliency(_Base):
     """YAKE keyword scores (lower YAKE score = more salient; words YAKE does not return come last)."""
 
@@ -195,6 +197,7 @@ def _attention_model(model: str) -> tuple[Any, Any, str]:
     return verifier.tokenizer, module, model_id
 
 
+@registry.register("saliency", "attention", AttentionSaliencyConfig)
 class AttentionSaliency(_Base):
     """The attention of a verifier's classification token to each candidate word (COVID-Fact's method)."""
 
@@ -250,11 +253,6 @@ def word_scores(weights: np.ndarray, offsets: np.ndarray, words: Sequence[Salien
     return scores
 
 
-registry.register("saliency", "attention", AttentionSaliencyConfig)(AttentionSaliency)
-registry.register("saliency", "yake", YAKEConfig)(YAKESaliency)
-registry.register("saliency", "pos", POSSaliencyConfig)(POSSaliency)
-
-
 # --------------------------------------------------------------------------------------------------
 # Learned: a logistic regression over the signals above
 
@@ -296,6 +294,7 @@ class LearnedSaliencyConfig(ComponentConfig):
     path: str | None = None
 
 
+@registry.register("saliency", "learned", LearnedSaliencyConfig)
 class LearnedSaliency(_Base):
     """A logistic regression over the judge's attention, part of speech and YAKE (default; docs/models/saliency.md).
 
@@ -330,6 +329,3 @@ class LearnedSaliency(_Base):
                 )
             out.append(list(x @ self.coef + self.intercept))
         return out
-
-
-registry.register("saliency", "learned", LearnedSaliencyConfig)(LearnedSaliency)

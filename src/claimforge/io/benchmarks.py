@@ -13,8 +13,8 @@ from typing import Any, Literal, Protocol
 from pydantic import Field, field_validator, model_validator
 
 from claimforge.config import DATA_ENV, default_data_dir
-from claimforge.io.dataset import split_sentences
 from claimforge.io.rows import InputError, iter_csv_records, iter_json_records, normalize_text
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Label, Pair
 from claimforge.registry import ComponentConfig, registry
 
@@ -149,9 +149,9 @@ def _key(value: Any, what: str) -> str:
 
 
 def _sentences(value: Any, what: str) -> list[str]:
-    """Evidence as sentences: a passage is split (paragraphs, then end punctuation), a list is kept."""
+    """Evidence as sentences: a passage is split (the project's splitter), a list is kept."""
     if isinstance(value, str):
-        return [normalize_text(s) for s in split_sentences(value)]
+        return split_sentences(value)
     if isinstance(value, list) and all(isinstance(s, str) for s in value):
         return [normalize_text(s) for s in value]
     raise _Bad(f"field {what!r}: expected text or a list of sentences, got {type(value).__name__}")

@@ -8,23 +8,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
 from claimforge.records import Example, Reject
-
-_SENT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
-
-
-def split_sentences(text: str) -> list[str]:
-    """Cheap sentence split for export (paragraph breaks, then end punctuation + capital)."""
-    out: list[str] = []
-    for para in text.split("\n"):
-        out.extend(s.strip() for s in _SENT.split(para) if s.strip())
-    return out
 
 
 @contextmanager

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from claimforge.io.benchmarks import in_dev
 from claimforge.io.dataset import jsonl_file, write_json
 from claimforge.io.rationale import MAX_RATIONALE, key_terms, rationale
-from claimforge.io.sentences import split_text
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Example, Label
 
 RationaleMode = Literal["lexical", "passage"]
@@ -53,7 +53,7 @@ class Corpus:
         for e in examples:
             if e.evidence_id in corpus.ids:
                 continue
-            sentences = [s.replace("\t", " ").replace("\n", " ") for s in split_text(e.evidence)] or [e.evidence]
+            sentences = [s.replace("\t", " ").replace("\n", " ") for s in split_sentences(e.evidence)] or [e.evidence]
             corpus.ids[e.evidence_id] = len(corpus.docs)
             corpus.docs.append(
                 {

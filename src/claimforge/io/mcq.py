@@ -382,6 +382,7 @@ def sciq_option_order(question: str) -> list[str]:
     return sorted(SCIQ_SLOTS, key=lambda s: hashlib.sha256(f"{question}\x1f{s}".encode()).hexdigest())
 
 
+@registry.register("reader", "sciq", SciQConfig)
 class SciQReader(_BaseReader):
     """SciQ JSON (array or lines): question, distractor1-3, correct_answer, support -> explanation."""
 
@@ -397,8 +398,6 @@ class SciQReader(_BaseReader):
             explanation=_explanation(data.get("support"), "support"),
         )
 
-
-registry.register("reader", "sciq", SciQConfig)(SciQReader)
 
 # --------------------------------------------------------------------------------------------------
 # MedMCQA
@@ -422,6 +421,7 @@ def strip_choice_prefixes(choices: Sequence[str]) -> tuple[str, ...]:
     return tuple(choices)
 
 
+@registry.register("reader", "medmcqa", MedMCQAConfig)
 class MedMCQAReader(_BaseReader):
     """MedMCQA JSON/JSONL, layout detected per record: {question, choices, answer} or the official one.
 
@@ -470,8 +470,6 @@ class MedMCQAReader(_BaseReader):
         )
 
 
-registry.register("reader", "medmcqa", MedMCQAConfig)(MedMCQAReader)
-
 # --------------------------------------------------------------------------------------------------
 # Medbullets
 
@@ -484,6 +482,7 @@ class MedbulletsConfig(ComponentConfig):
 MEDBULLETS_OPTIONS = ("opa", "opb", "opc", "opd", "ope")
 
 
+@registry.register("reader", "medbullets", MedbulletsConfig)
 class MedbulletsReader(_BaseReader):
     """Medbullets CSV or pandas-column JSON: question, opa..opd(/ope), answer_idx letter, answer, explanation.
 
@@ -539,9 +538,6 @@ class MedbulletsReader(_BaseReader):
         return fields
 
 
-registry.register("reader", "medbullets", MedbulletsConfig)(MedbulletsReader)
-
-
 def _chain(first: RawRecord, rest: Iterator[RawRecord]) -> Iterator[RawRecord]:
     yield first
     yield from rest
@@ -558,6 +554,7 @@ class TableConfig(ColumnMapping):
     quoted: bool | None = None  # default: quotes in CSV, none in TSV
 
 
+@registry.register("reader", "table", TableConfig)
 class TableReader(_BaseReader):
     """CSV/TSV/JSONL/JSON with a column mapping (question, options, answer + answer_format, ...)."""
 
@@ -591,8 +588,6 @@ class TableReader(_BaseReader):
         return map_record(data, self.config, typed=self._typed)
 
 
-registry.register("reader", "table", TableConfig)(TableReader)
-
 # --------------------------------------------------------------------------------------------------
 # Hugging Face datasets (local files only)
 
@@ -604,6 +599,7 @@ class HFConfig(ColumnMapping):
     cache_dir: str | None = None  # default: <claimforge cache>/hf_datasets
 
 
+@registry.register("reader", "hf", HFConfig)
 class HFReader(_BaseReader):
     """Local files through Hugging Face ``datasets`` (json/csv/parquet/arrow, or load_from_disk), offline.
 
@@ -667,8 +663,6 @@ class HFReader(_BaseReader):
     def _convert(self, rec: RawRecord, data: dict[str, Any]) -> _Fields:
         return map_record(data, self.config, typed=True)
 
-
-registry.register("reader", "hf", HFConfig)(HFReader)
 
 # --------------------------------------------------------------------------------------------------
 # CLI specs

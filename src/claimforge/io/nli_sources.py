@@ -186,7 +186,8 @@ def citation_integrity(name: str, claims: Path, corpus: Path) -> list[Pair]:
     than ``CI_MIN_WORDS`` words are left out. SUPPORT is
     SUPPORTED; REFUTE and NEI are "not supported" (REFUTED or NOT_ENOUGH_INFO): the dataset's NOT_ACCURATE
     citances mostly claim more than the cited paper shows, which is not a contradiction."""
-    from claimforge.io.sentences import load_corpus, split_citance
+    from claimforge.io.citations import split_citance
+    from claimforge.io.sentences import load_corpus
 
     docs = load_corpus(corpus)
     out = []

@@ -49,7 +49,8 @@ from claimforge.io.rows import (
     normalize_text,
     read_text,
 )
-from claimforge.io.sentences import SentenceReader, _generic_doc, _Skip, split_text
+from claimforge.io.sentences import SentenceReader, _generic_doc, _Skip
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Document
 from claimforge.registry import ComponentConfig, registry
 
@@ -115,7 +116,7 @@ def _flag(value: Any, column: str) -> bool:
 def _source_document(path: Path, doc_id: str, title: str) -> Document:
     if path.suffix.lower() in (".xml", ".nxml"):
         return jats_document(path.read_bytes(), doc_id, str(path))
-    return Document(id=doc_id, title=title, sentences=tuple(split_text(read_text(path))))
+    return Document(id=doc_id, title=title, sentences=tuple(split_sentences(read_text(path))))
 
 
 class PostsConfig(ComponentConfig):
@@ -136,6 +137,7 @@ class PostsConfig(ComponentConfig):
     quoted: bool | None = None
 
 
+@registry.register("reader", "posts", PostsConfig)
 class PostsReader(SentenceReader):
     """Posts (Reddit dumps, tweets, any table of titles) → claims with their metadata and linked source."""
 
@@ -224,7 +226,7 @@ class PostsReader(SentenceReader):
         text = data.get(cols["source_text"]) if "source_text" in cols else None
         spath = data.get(cols["source_path"]) if "source_path" in cols else None
         if isinstance(text, str) and text.strip():
-            cited = (Document(id=doc_id, title="", sentences=tuple(split_text(text))),)
+            cited = (Document(id=doc_id, title="", sentences=tuple(split_sentences(text))),)
         elif isinstance(spath, str) and spath.strip():
             p = Path(spath)
             p = p if p.is_absolute() else self.path.parent / p
@@ -232,9 +234,6 @@ class PostsReader(SentenceReader):
                 raise _Skip("source_file_missing", f"{p}: no such file")
             cited = (_source_document(p, doc_id, ""),)
         return {"sentence": claim, "cited": cited, "meta": meta}
-
-
-registry.register("reader", "posts", PostsConfig)(PostsReader)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -251,6 +250,7 @@ class ArticleTitlesConfig(ComponentConfig):
 _JATS = (".xml", ".nxml")
 
 
+@registry.register("reader", "article-titles", ArticleTitlesConfig)
 class ArticleTitlesReader(SentenceReader):
     """Article titles as claims, each with its own abstract (or full text) as the linked source."""
 
@@ -303,6 +303,3 @@ class ArticleTitlesReader(SentenceReader):
             raise _Skip("no_source_text", f"document {doc.id} has no {self.config.text} text")
         source = Document(id=doc.id, title=title, sentences=sentences)
         return {"sentence": title, "cited": (source,), "meta": {"source": "own_article"}}
-
-
-registry.register("reader", "article-titles", ArticleTitlesConfig)(ArticleTitlesReader)

@@ -29,9 +29,7 @@ index}`` for ``scifact-corpus``, ``{dataset}:{file stem}:{n}`` (``n`` the 0-base
 A corpus (``corpus.jsonl``) is read once per reader into a dict of shared :class:`Document` objects; a
 malformed corpus line always raises an InputError naming the corpus file and line (it is not a record).
 
-Sentences are split with :func:`split_text`: the project's :func:`claimforge.io.dataset.split_sentences`,
-then pieces that end in an abbreviation ("et al.", "Fig.", "e.g.", "ref.", ...) are joined with the
-next one (the splitter alone breaks "(Jain et al. 2013)" into two "sentences").
+Sentences are split with the project's one splitter, :func:`claimforge.nlp.sentences.split_sentences`.
 
 Readers and config keys
     ``citation-integrity``: ``path`` (claims file), ``corpus`` (default: ``corpus.jsonl`` beside it).
@@ -46,12 +44,12 @@ Readers and config keys
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from claimforge.io.benchmarks import _Bad, _doc, _key
-from claimforge.io.dataset import split_sentences
+from claimforge.io.citations import marker_counts, split_citance
 from claimforge.io.rows import (
     CSV_EXTENSIONS,
     JSON_EXTENSIONS,
@@ -62,6 +60,7 @@ from claimforge.io.rows import (
     iter_json_records,
     normalize_text,
 )
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Document, Example, Reject, SentenceItem, SourceRef
 from claimforge.registry import ComponentConfig, registry
 
@@ -72,220 +71,8 @@ __all__ = [
     "SentenceTableReader",
     "SentenceReader",
     "load_corpus",
-    "marker_counts",
-    "split_citance",
-    "split_text",
-    "strip_citation_markers",
     "strip_heading",
 ]
-
-# --------------------------------------------------------------------------------------------------
-# Sentence splitting
-
-
-_ABBREV_END = re.compile(
-    r"(?:\b(?:[Ff]igs?|[Rr]efs?|[Ee]qs?|vs|cf|approx|ca|No|[Ss]uppl|[Vv]ol|pp|Dr|Prof|Rs)|(?<![\w.])(?:e\.g|i\.e))\.$"
-)
-_ET_AL_END = re.compile(r"\bet[\s\u00a0\u2009]*al\.$")
-
-
-def split_text(text: str) -> list[str]:
-    """Sentences of a passage, whitespace collapsed: :func:`split_sentences`, then a piece ending in an
-    abbreviation (``Fig.``, ``e.g.``, ``i.e.``, ``ref.``, ``vs.``, ``No.``, ``Rs.`` (rupees), ...) is joined with
-    the next piece, and one ending in ``et al.`` with a next piece that starts with a digit or a bracket ("Smith et
-    al. (2010) showed", "(Jain et al. 2013)"), not with a capitalised word (a new sentence)."""
-    out: list[str] = []
-    for piece in split_sentences(text):
-        piece = normalize_text(piece)
-        if not piece:
-            continue
-        if out and (_ABBREV_END.search(out[-1]) or (_ET_AL_END.search(out[-1]) and not piece[0].isupper())):
-            out[-1] = f"{out[-1]} {piece}"
-        else:
-            out.append(piece)
-    return out
-
-
-# --------------------------------------------------------------------------------------------------
-# Citation-integrity markers
-
-
-_MARKER = re.compile(r"<\|\s*([A-Za-z_]+)\s*\|>")
-TARGET_MARKERS = frozenset({"cit", "multi_cit"})  # the citation under study; other_cit: any other citation
-# Placeholders for markers while text is processed (Unicode private use area, never in the data).
-_T, _O = "\ue000", "\ue001"  # a target / other citation
-_PH = _T + _O
-# Brackets of a group that holds a marker but also real text: protected from further matching.
-_PROTECT = {"(": "\ue010", ")": "\ue011", "[": "\ue012", "]": "\ue013"}
-_UNPROTECT = {v: k for k, v in _PROTECT.items()}
-# innermost bracket groups; mismatched pairs too ("(Table <|other_cit|>,18,<|other_cit|>]" is in the data)
-_GROUP = re.compile(r"[\[(][^\[\]()]*[\])]")
-_OPENERS = "([{\ue010\ue012"
-_CLOSERS = ")]}\ue011\ue013"
-
-_LEAD = (
-    r"(?:(?:see(?:\s+also)?|but\s+see|e\.\s?g\.|eg\.|i\.\s?e\.|cf\.|for\s+(?:a\s+)?review,?\s+see|"
-    r"reviewed\s+(?:in|by)|refs?\.?|references?|from\s+refs?\.?|and|also|as\s+in)[\s,:]*)*"
-)
-_NUMERIC = re.compile(
-    rf"^{_LEAD}[\s{_PH}\d,.:–\-−—&•▪#*†‡]*"
-    rf"(?:(?:and|to|or|but\s+see|see(?:\s+also)?|cf\.|refs?\.?)[\s{_PH}\d,.:–\-−—&•▪#*†‡]*)*$"
-)
-_NAMEWORD = r"(?:[A-Z][\w'’\-]*\.?|de|van|den|der|von|di|da|du|la|le|el|dos|das|ten|ter)"
-_NAME = rf"{_NAMEWORD}(?:[\s\u00a0\u2009]+{_NAMEWORD})*"
-_YEAR = rf"(?:\d{{4}}[a-z]?[\s{_PH}]*|[{_PH}])"
-_AUTHOR_YEAR = re.compile(
-    rf"^{_LEAD}{_NAME}(?:\s*(?:and|&)\s*{_NAME})?(?:[\s\u00a0\u2009]+et[\s\u00a0\u2009]*al\.?)?\s*,?\s*"
-    rf"{_YEAR}(?:\s*,\s*{_YEAR})*$"
-)
-_FIGURE = r"(?:(?:Supplementary|Supplemental|SI)\s+)?(?:[Ff]ig(?:ure)?s?\.?|[Tt]ables?)[\s\u00a0]*"
-_FIGURE_REF = re.compile(rf"^(?:{_FIGURE})?[{_PH}](?:\s*(?:,|and)\s*(?:{_FIGURE})?[{_PH}])*$")
-
-
-_NEXT_CITATION = re.compile(rf",\s*(?={_FIGURE}[{_PH}]|[A-Z][\w'’\-]+(?:\s|,))")
-
-
-def _is_citation(segment: str) -> bool:
-    """A ``;``-separated part of a bracket group that only cites: numbers and markers ("4, M–7"),
-    author-year ("Smith et al., 2010", "Jones and Li, M") or a figure/table reference whose number the
-    dataset replaced by a marker ("Fig. M")."""
-    s = segment.strip()
-    if not s:
-        return True
-    # single letters (figure panels "MA,B") count as numbers
-    numeric = re.sub(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z.])", "", s)
-    if _NUMERIC.match(numeric) or _AUTHOR_YEAR.match(s) or _FIGURE_REF.match(s):
-        return True
-    # comma-separated citations: "Figure M, Albin et al., M"
-    parts = _NEXT_CITATION.split(s)
-    return len(parts) > 1 and all(_is_citation(p) for p in parts)
-
-
-def _group(match: re.Match[str]) -> str:
-    group = match.group(0)
-    inner = group[1:-1]
-    if not any(c in inner for c in _PH):
-        return group
-    kind = _T if _T in inner else _O
-    segments = inner.split(";")
-    if all(_is_citation(s) for s in segments):
-        return kind  # the whole group is a citation: it goes, marker and all
-    # real text with a citation inside, e.g. "(EMH; M)": drop the citation parts, keep the rest
-    kept = [s for s in segments if not (any(c in s for c in _PH) and _is_citation(s))]
-    dropped = kind if len(kept) < len(segments) else ""
-    body = ";".join(kept).strip()
-    return f"{_PROTECT[group[0]]}{body}{_PROTECT[group[-1]]}{dropped}"
-
-
-_GLUED = re.compile(rf"[{_PH}](?:[,–\-](?:\d+[a-z]?|[{_PH}]))+")
-
-
-def _mark(text: str) -> str:
-    """Markers and citation bracket groups replaced by placeholders (target or other citation)."""
-    text = _MARKER.sub(lambda m: _T if m.group(1).lower() in TARGET_MARKERS else _O, text)
-    # "<|multi_cit|>,17" / "<|multi_cit|>–33": numbers glued to a token cite too
-    text = _GLUED.sub(lambda m: _T if _T in m.group(0) else _O, text)
-    while True:
-        new = _GROUP.sub(_group, text)
-        if new == text:
-            return text
-        text = new
-
-
-_RUN = re.compile(rf"\s*[{_PH}](?:\s*[{_PH}])*")
-_EMPTY_GROUP = re.compile(r"\(\s*\)|\[\s*\]")
-
-
-def _unmark(text: str) -> str:
-    """Remove placeholders, keeping punctuation and spacing tidy ("growth M." -> "growth.", "X, [M], and" ->
-    "X, and", "(M, such as" -> "(such as"), restore protected brackets and collapse whitespace."""
-    out = ""
-    rest = text
-    while True:
-        m = _RUN.search(rest)
-        if m is None:
-            out += rest
-            break
-        prev = (out + rest[: m.start()]).rstrip()
-        after = rest[m.end() :].lstrip()
-        if prev[-1:] and prev[-1] in _OPENERS and after[:1] and after[0] in ",;:":
-            after = after[1:].lstrip()
-        nxt = after[:1]
-        if prev[-1:] and prev[-1] in ",;:" and (not nxt or nxt in ",;:.!?" + _CLOSERS):
-            prev = prev[:-1].rstrip()
-        glue = not prev or prev[-1] in _OPENERS or not nxt or nxt in ",;:.!?" + _CLOSERS
-        out = prev if glue else prev + " "
-        rest = after
-    for k, v in _UNPROTECT.items():
-        out = out.replace(k, v)
-    return normalize_text(_EMPTY_GROUP.sub("", out))
-
-
-def strip_citation_markers(text: str) -> str:
-    """``text`` without the citation-integrity dataset's tokens (``<|cit|>``, ``<|multi_cit|>``,
-    ``<|other_cit|>``) and without the bracket groups that hold them when those only cite ("[<|cit|>]",
-    "[<|multi_cit|>,7]", "(<|cit|>; Smith et al., 2010)", "(Fig. <|other_cit|>)"); in a group with real
-    text only the citation parts go ("(EMH; <|multi_cit|>)" -> "(EMH)"). Ordinary citations without a
-    token ("[12]", "(Smith, 2010)") stay."""
-    return _unmark(_mark(text))
-
-
-# a token followed by a capitalised word, with no end punctuation before it ("shown in <|cit|> It must
-# be noted"): a sentence boundary where the data lost the full stop (7 times in the real data)
-_AFTER_TOKEN = re.compile(rf"([^\s.!?{_PH}]\s*[{_PH}]+)\s+(?=[A-Z][a-z])")
-_ATTACHED = re.compile(rf"([.!?][\"'’”)\]]*)\s*([{_PH}]+)(?=\s+[\"'“(\[]?[A-Z0-9])")
-
-
-def split_citance(text: str) -> tuple[tuple[str, ...], str, tuple[str, ...], dict[str, Any]]:
-    """``(context_before, sentence, context_after, info)`` of a citation-integrity citance.
-
-    The text is split into sentences (a token right after a sentence's end punctuation, "growth.<|cit|>
-    Next", belongs to that sentence). The sentence is the one holding the target citation (``<|cit|>`` or
-    ``<|multi_cit|>``; else any citation token; else the whole text); when several sentences hold it, the
-    span from the first to the last. Other sentences are the context. All are stripped of markers.
-    ``info``: ``n_sentences`` (of the text), ``anchor`` ("target", "other" or "none") and ``span``
-    (0-based first and last sentence index of the sentence).
-    """
-    marked = _ATTACHED.sub(r"\2\1", _mark(normalize_text(text)))
-    marked = _AFTER_TOKEN.sub("\\1\n", marked)  # split_text breaks at line breaks
-    pieces = split_text(marked) or [marked]
-    targets = [i for i, p in enumerate(pieces) if _T in p]
-    anchor = "target"
-    if not targets:
-        targets = [i for i, p in enumerate(pieces) if _O in p]
-        anchor = "other"
-    if not targets:
-        targets = list(range(len(pieces)))
-        anchor = "none"
-    first, last = targets[0], targets[-1]
-
-    def clean(ps: Iterable[str]) -> tuple[str, ...]:
-        return tuple(c for c in (_unmark(p) for p in ps) if c)
-
-    sentence = _unmark(" ".join(pieces[first : last + 1]))
-    before, after = clean(pieces[:first]), clean(pieces[last + 1 :])
-    # the data sometimes repeats the sentence with its reference number: "X.<|cit|> X.6"
-    key = _repeat_key(sentence)
-    kept_before = tuple(s for s in before if _repeat_key(s) != key)
-    kept_after = tuple(s for s in after if _repeat_key(s) != key)
-    info = {"n_sentences": len(pieces), "anchor": anchor, "span": [first, last]}
-    repeats = len(before) + len(after) - len(kept_before) - len(kept_after)
-    if repeats:
-        info["repeats_dropped"] = repeats
-    return kept_before, sentence, kept_after, info
-
-
-def _repeat_key(sentence: str) -> str:
-    return re.sub(r"[\d,–\-\s]+$", "", sentence)
-
-
-def marker_counts(text: str) -> dict[str, int]:
-    """How many of each ``<|...|>`` token the text holds."""
-    counts: dict[str, int] = {}
-    for m in _MARKER.finditer(text):
-        counts[m.group(1)] = counts.get(m.group(1), 0) + 1
-    return counts
-
 
 # --------------------------------------------------------------------------------------------------
 # Abstract headings
@@ -341,7 +128,7 @@ def _words(text: str) -> int:
 
 def _doc_sentences(value: Any, what: str) -> tuple[str, ...]:
     if isinstance(value, str):
-        return tuple(split_text(value))
+        return tuple(split_sentences(value))
     if isinstance(value, list) and all(isinstance(s, str) for s in value):
         return tuple(normalize_text(s) for s in value)
     raise _Bad(f"field {what!r}: expected text or a list of sentences, got {type(value).__name__}")
@@ -388,7 +175,7 @@ def load_corpus(path: str | Path, generic: bool = False) -> dict[str, Document]:
     The SciFact format (``generic=False``: ``doc_id``, ``title``, ``abstract`` as a list of sentences, kept
     as they are, empty ones too, since rationale indices point into them) or (``generic=True``) ``doc_id``
     or ``id``, ``title`` (optional) and ``abstract``, ``text`` or ``sentences`` as a list or a passage
-    (split with :func:`split_text`)."""
+    (split with :func:`split_sentences`)."""
     path = Path(path)
     docs: dict[str, Document] = {}
     for rec, doc, error in _iter_docs(path, generic):
@@ -507,14 +294,16 @@ class CitationIntegrityConfig(ComponentConfig):
     dataset: str = "citation-integrity"
 
 
+@registry.register("reader", "citation-integrity", CitationIntegrityConfig)
 class CitationIntegrityReader(SentenceReader):
     """Citation-Integrity citances (SciFact format) with the abstracts they cite, markers removed.
 
     A record ``{id, claim, evidence: {doc_id: [{sentences, label}]}, cited_doc_ids}``: ``claim`` is the
     citing text, with ``<|cit|>`` / ``<|multi_cit|>`` where the cited paper is cited (alone / with others)
     and ``<|other_cit|>`` for other citations. The item's ``sentence`` is the sentence holding the target
-    token with every token and citation-only bracket group removed (:func:`strip_citation_markers`); the
-    raw text is in ``meta["raw"]`` and the token counts in ``meta["markers"]``.
+    token with every token and citation-only bracket group removed
+    (:func:`claimforge.io.citations.strip_citation_markers`); the raw text is in ``meta["raw"]`` and the token
+    counts in ``meta["markers"]``.
 
     What the real data holds (train/dev/test, 3,060 citances, each citing one document): 5,258 tokens,
     ``<|other_cit|>`` 2,199, ``<|multi_cit|>`` 1,601, ``<|cit|>`` 1,458; every citance has exactly one
@@ -624,8 +413,6 @@ def _integrity_label(sets: Any, doc_id: str) -> tuple[str, list[int]]:
     return "/".join(sorted(found)), sorted(rationale)
 
 
-registry.register("reader", "citation-integrity", CitationIntegrityConfig)(CitationIntegrityReader)
-
 # --------------------------------------------------------------------------------------------------
 # SciFact corpus sentences
 
@@ -640,6 +427,7 @@ class SciFactCorpusConfig(ComponentConfig):
     strip_headings: bool = True  # "BACKGROUND Microarrays offer ..." -> "Microarrays offer ..."
 
 
+@registry.register("reader", "scifact-corpus", SciFactCorpusConfig)
 class SciFactCorpusReader(SentenceReader):
     """Every sentence of the SciFact corpus abstracts, as plain scientific text.
 
@@ -759,8 +547,6 @@ def _wanted_ids(value: list[str | int] | str | None) -> list[str] | None:
     return list(dict.fromkeys(ids))
 
 
-registry.register("reader", "scifact-corpus", SciFactCorpusConfig)(SciFactCorpusReader)
-
 # --------------------------------------------------------------------------------------------------
 # SciFact citances (CLAIMGEN data)
 
@@ -771,6 +557,7 @@ class SciFactCitancesConfig(ComponentConfig):
     context: int = 1  # paragraph sentences on each side of the citance
 
 
+@registry.register("reader", "scifact-citances", SciFactCitancesConfig)
 class SciFactCitancesReader(SentenceReader):
     """SciFact's citances with the claims experts wrote for them (the CLAIMGEN-BART training data).
 
@@ -832,7 +619,7 @@ class SciFactCitancesReader(SentenceReader):
         doc_key = (paper_id, title, abstract)
         citing = self._papers.get(doc_key)
         if citing is None:
-            citing = Document(id=f"s2orc:{paper_id}", title=title, sentences=tuple(split_text(abstract)))
+            citing = Document(id=f"s2orc:{paper_id}", title=title, sentences=tuple(split_sentences(abstract)))
             self._papers[doc_key] = citing
         return {
             "sentence": sentence,
@@ -856,12 +643,10 @@ def _paragraph_context(paragraph: str, citance: str, n: int) -> tuple[tuple[str,
         paragraph, end = para, start + len(cit)
     if n <= 0:
         return (), (), True
-    before = split_text(paragraph[:start])
-    after = split_text(paragraph[end:])
+    before = split_sentences(paragraph[:start])
+    after = split_sentences(paragraph[end:])
     return tuple(before[-n:]) if before else (), tuple(after[:n]), True
 
-
-registry.register("reader", "scifact-citances", SciFactCitancesConfig)(SciFactCitancesReader)
 
 # --------------------------------------------------------------------------------------------------
 # Generic sentence tables
@@ -892,6 +677,7 @@ class SentencesConfig(SentenceColumns):
     quoted: bool | None = None
 
 
+@registry.register("reader", "sentences", SentencesConfig)
 class SentenceTableReader(SentenceReader):
     """Sentences from JSONL/JSON or CSV/TSV with a column mapping, with documents from a ``corpus`` file.
 
@@ -986,7 +772,7 @@ class SentenceTableReader(SentenceReader):
             return ()
         if isinstance(value, str):
             if split:
-                return tuple(split_text(value))
+                return tuple(split_sentences(value))
             parts = value.split(sep) if sep else [value]
             return tuple(p for p in (normalize_text(x) for x in parts) if p)
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -1008,9 +794,6 @@ class SentenceTableReader(SentenceReader):
         raise _Bad(f"{what}: expected a list of doc ids or 'a;b;c', got {type(value).__name__}")
 
 
-registry.register("reader", "sentences", SentencesConfig)(SentenceTableReader)
-
-
 # --------------------------------------------------------------------------------------------------
 # claimforge-dataset: the claims of a built dataset, as sentences to negate (the kbin recipe's input)
 
@@ -1021,6 +804,7 @@ class ClaimforgeDatasetConfig(ComponentConfig):
     dataset: str = "claimforge-dataset"
 
 
+@registry.register("reader", "claimforge-dataset", ClaimforgeDatasetConfig)
 class ClaimforgeDatasetReader(SentenceReader):
     """One item per example of a built dataset with one of ``labels``: the claim is the sentence, its
     evidence the cited document. Item ids are the example ids."""
@@ -1039,11 +823,8 @@ class ClaimforgeDatasetReader(SentenceReader):
             raise _Bad(f"not a claimforge example: {e}") from None
         if example.label.value not in self.config.labels:
             raise _Skip("label_not_requested", example.label.value)
-        doc = Document(id=example.evidence_id, sentences=tuple(split_text(example.evidence)))
+        doc = Document(id=example.evidence_id, sentences=tuple(split_sentences(example.evidence)))
         return {"sentence": example.claim, "cited": (doc,), "meta": {"source_item_id": example.source_item_id}}
-
-
-registry.register("reader", "claimforge-dataset", ClaimforgeDatasetConfig)(ClaimforgeDatasetReader)
 
 
 class ClaimforgeExamplesConfig(ClaimforgeDatasetConfig):
@@ -1051,6 +832,7 @@ class ClaimforgeExamplesConfig(ClaimforgeDatasetConfig):
     dataset: str = "claimforge-examples"
 
 
+@registry.register("reader", "claimforge-examples", ClaimforgeExamplesConfig)
 class ClaimforgeExamplesReader(ClaimforgeDatasetReader):
     """Every example of a built dataset (all labels by default), whole: the item's ``meta["example"]`` is the
     example itself, for pipelines that add to a dataset (``factify``)."""
@@ -1059,6 +841,3 @@ class ClaimforgeExamplesReader(ClaimforgeDatasetReader):
         fields = super()._convert(rec, data, item_id)
         fields["meta"] = {**fields["meta"], "example": Example.model_validate(data).model_dump(mode="json")}
         return fields
-
-
-registry.register("reader", "claimforge-examples", ClaimforgeExamplesConfig)(ClaimforgeExamplesReader)

@@ -189,9 +189,8 @@ class GeneOntology(GraphKB):
         self._antonym_ids = {k: sorted(v) for k, v in pairs.items()}
 
 
+@registry.register("kb", "go", GOConfig)
+@cached_factory
 def _build(config: GOConfig) -> GeneOntology:
     """Gene Ontology from GO.db's GO.sqlite (or go-basic.obo): namespaces as types, synonyms as aliases."""
     return GeneOntology(config)
-
-
-registry.register("kb", "go", GOConfig)(cached_factory(_build))

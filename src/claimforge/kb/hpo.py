@@ -159,9 +159,8 @@ class HumanPhenotypeOntology(GraphKB):
         return types
 
 
+@registry.register("kb", "hpo", HPOConfig)
+@cached_factory
 def _build(config: HPOConfig) -> HumanPhenotypeOntology:
     """Human Phenotype Ontology from hpo3 (offline) or an hp.obo file: top-level branches as types."""
     return HumanPhenotypeOntology(config)
-
-
-registry.register("kb", "hpo", HPOConfig)(cached_factory(_build))

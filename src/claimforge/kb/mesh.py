@@ -186,9 +186,8 @@ class MeSH(GraphKB):
         self._add_concept(ui, name, aliases, (), definition)
 
 
+@registry.register("kb", "mesh", MeSHConfig)
+@cached_factory
 def _build(config: MeSHConfig) -> MeSH:
     """MeSH descriptors from desc20XX.xml (user-provided): tree hierarchy, categories as types."""
     return MeSH(config)
-
-
-registry.register("kb", "mesh", MeSHConfig)(cached_factory(_build))

@@ -205,9 +205,8 @@ class UMLS(GraphKB):
         self.stats["mrrel_seconds"] = time.perf_counter() - t2
 
 
+@registry.register("kb", "umls", UMLSConfig)
+@cached_factory
 def _build(config: UMLSConfig) -> UMLS:
     """UMLS Metathesaurus from MRCONSO/MRSTY/MRREL.RRF (user-provided): semantic types, PAR/CHD siblings."""
     return UMLS(config)
-
-
-registry.register("kb", "umls", UMLSConfig)(cached_factory(_build))

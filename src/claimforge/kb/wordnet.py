@@ -529,4 +529,8 @@ class WordNet(BaseKB):
         return [self._concept_of(self._synset("a", p.offset)) for p in syn.pointers if p.symbol == "&"]
 
 
-registry.register("kb", "wordnet", WordNetConfig)(cached_factory(WordNet))
+@registry.register("kb", "wordnet", WordNetConfig)
+@cached_factory
+def _build(config: WordNetConfig) -> WordNet:
+    """WordNet from its WNDB files (no nltk): synsets, co-hyponym siblings, antonyms, morphy linking."""
+    return WordNet(config)

@@ -30,7 +30,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from claimforge.check import claim_item
-from claimforge.io.sentences import split_text
+from claimforge.nlp.sentences import split_sentences
 from claimforge.review.store import (
     CRITERIA,
     LABELS,
@@ -347,7 +347,7 @@ def create_app(store: ReviewStore, token: str, checker: Callable[[bool], Any] | 
                 return JSONResponse({"error": f"{where}: needs a non-empty string 'claim'"}, status_code=400)
             ev = d.get("evidence")
             if isinstance(ev, str) and ev.strip():  # text only: the server never reads a file a request names
-                sentences = tuple(split_text(ev))
+                sentences = tuple(split_sentences(ev))
             elif isinstance(ev, list) and ev and all(isinstance(s, str) and s.strip() for s in ev):
                 sentences = tuple(ev)
             else:

@@ -36,7 +36,7 @@ from claimforge.evaluate.sheets import (
     read_sheet,
 )
 from claimforge.io.dataset import read_examples, read_rejects
-from claimforge.io.sentences import split_text
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Example, Label, Reject
 
 LABELS = tuple(lab.value for lab in Label)
@@ -230,7 +230,7 @@ def evidence_view(
     """The evidence as sentences, each marked ``key`` (with ``mark_key``; never in a blind round) when the data
     says it decided the label (a 5W answer's sentence) and, with ``scores`` (the judge's per-sentence
     probabilities), with those scores."""
-    sentences = split_text(e.evidence) or [e.evidence]
+    sentences = split_sentences(e.evidence) or [e.evidence]
     key = {q.evidence_sentence for q in e.qa_pairs if q.evidence_sentence} if mark_key else set()
     out = []
     for i, s in enumerate(sentences):

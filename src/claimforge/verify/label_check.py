@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from claimforge.io.dataset import split_sentences
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Label, Pair
 
 ENTAILMENT, CONTRADICTION, NEUTRAL = 0, 1, 2  # columns of predict_proba (SUPPORTED, REFUTED, NEI)

@@ -24,9 +24,9 @@ from urllib.parse import urlsplit
 import numpy as np
 from pydantic import Field, field_validator
 
-from claimforge.backends.llm import Message, OpenAIChatConfig, OpenAIChatLLM, without_thinking
+from claimforge.backends.llm import Message, OpenAIChatConfig, OpenAIChatLLM, excerpt, without_thinking
 from claimforge.cache import fingerprint
-from claimforge.io.dataset import split_sentences
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Label, Pair
 from claimforge.registry import registry
 from claimforge.verify.base import LABELS_3, VerifierConfig, label_space
@@ -334,11 +334,6 @@ class UnparsedOutputError(ValueError):
         self.unparsed = unparsed
 
 
-def _excerpt(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 def _failure(reply: str) -> str:
     error = getattr(reply, "error", "")
     return f"[request failed] {error}" if error else ""
@@ -455,7 +450,7 @@ class LLMJudgeVerifier:
             if j.label is not None:
                 probs[row, self.labels.index(j.label)] = 1.0
                 continue
-            unparsed.append((j.pair_id, _excerpt(j.output)))
+            unparsed.append((j.pair_id, excerpt(j.output, 200)))
             if self.config.on_unparsed == "uniform":
                 probs[row] = 1.0 / k
             else:

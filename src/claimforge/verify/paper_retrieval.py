@@ -436,7 +436,7 @@ def summary_sentences(reply: str) -> tuple[str, ...]:
     """The sentences of an LLM summary: ``<think>`` blocks, a "Summary:" / "Here is ..." lead-in line, list
     markers and markdown emphasis removed; each line split with the project's sentence splitter. Empty when the
     reply holds no text (or reasoning that never finished)."""
-    from claimforge.io.sentences import split_text
+    from claimforge.nlp.sentences import split_sentences
 
     text = without_thinking(reply, " ")
     if "<think>" in text.lower():
@@ -447,7 +447,7 @@ def summary_sentences(reply: str) -> tuple[str, ...]:
             continue
         line = _BULLET.sub("", line).replace("**", "").replace("__", "")
         line = re.sub(r"^\s*summary\s*:\s*", "", line, flags=re.IGNORECASE)
-        out.extend(s for s in split_text(line) if s.strip())
+        out.extend(s for s in split_sentences(line) if s.strip())
     return tuple(out)
 
 

@@ -57,7 +57,7 @@ from typing import Any
 
 from claimforge.io.papers import PaperError
 from claimforge.io.papers.sections import section_type
-from claimforge.io.sentences import split_text
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Paper, Section, SectionType, SourceRef
 
 __all__ = ["parse"]
@@ -861,7 +861,7 @@ def _paragraphs(text: str) -> list[tuple[str, ...]]:
     for para in text.split(_PAR):
         para = _tidy(para)
         if para and any(ch.isalnum() for ch in para):
-            sentences = tuple(split_text(para))
+            sentences = tuple(split_sentences(para))
             if sentences:
                 out.append(sentences)
     return out

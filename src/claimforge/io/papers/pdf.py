@@ -73,7 +73,7 @@ from pdfminer.pdfparser import PDFParser
 
 from claimforge.io.papers import PaperError
 from claimforge.io.papers.sections import normalise_heading, section_type
-from claimforge.io.sentences import split_text
+from claimforge.nlp.sentences import split_sentences
 from claimforge.records import Paper, Section, SectionType, SourceRef
 
 __all__ = ["parse"]
@@ -1049,7 +1049,7 @@ def _section_paragraphs(lines: Sequence[_Line], splitter: _Splitter) -> list[lis
 def _text(paragraphs: Iterable[list[_Line]], vocab: set[str]) -> tuple[tuple[str, ...], ...]:
     out = []
     for para in paragraphs:
-        sentences = tuple(split_text(_dehyphenate((ln.text for ln in para), vocab)))
+        sentences = tuple(split_sentences(_dehyphenate((ln.text for ln in para), vocab)))
         if sentences:
             out.append(sentences)
     return tuple(out)

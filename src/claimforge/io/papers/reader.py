@@ -498,56 +498,50 @@ def _holds_latex(f: Path) -> bool:
     return False
 
 
+@registry.register("reader", "papers", PapersConfig)
 class PapersReader(PaperReader):
     """Full papers of any supported format (found per file) → Papers: JATS, TEI, S2ORC, SciREX, LaTeX, PDF."""
 
     format = None
 
 
+@registry.register("reader", "jats", PapersConfig)
 class JatsReader(PaperReader):
     """JATS / NXML articles (PLOS, PubMed Central) → Papers."""
 
     format = "jats"
 
 
+@registry.register("reader", "tei", PapersConfig)
 class TeiReader(PaperReader):
     """GROBID TEI XML (*.tei.xml) → Papers."""
 
     format = "tei"
 
 
+@registry.register("reader", "s2orc", PapersConfig)
 class S2orcReader(PaperReader):
     """S2ORC JSON (all schema versions, s2orc-doc2json output; JSON Lines too) → Papers."""
 
     format = "s2orc"
 
 
+@registry.register("reader", "scirex", PapersConfig)
 class ScirexReader(PaperReader):
     """SciREX JSON documents (tokenised CS papers; JSON Lines too) → Papers."""
 
     format = "scirex"
 
 
+@registry.register("reader", "latex", PapersConfig)
 class LatexReader(PaperReader):
     """LaTeX sources (arXiv .gz / .tar.gz, or .tex) → Papers, one per source."""
 
     format = "latex"
 
 
+@registry.register("reader", "pdf", PapersConfig)
 class PdfReader(PaperReader):
     """PDF papers (their text layer) → Papers."""
 
     format = "pdf"
-
-
-READERS: dict[str, type[PaperReader]] = {
-    "papers": PapersReader,
-    "jats": JatsReader,
-    "tei": TeiReader,
-    "s2orc": S2orcReader,
-    "scirex": ScirexReader,
-    "latex": LatexReader,
-    "pdf": PdfReader,
-}
-for _name, _cls in READERS.items():
-    registry.register("reader", _name, PapersConfig)(_cls)

@@ -13,7 +13,7 @@ from typing import Any
 
 from claimforge.io.papers import PaperError
 from claimforge.io.rows import normalize_text
-from claimforge.io.sentences import split_text
+from claimforge.nlp.sentences import split_sentences
 
 # A bracket group holding nothing but separators once its callouts are gone: "()", "[, ]", "(; –)".
 _EMPTY_GROUP = re.compile(r"\s*[(\[]\s*(?:(?:[,;:\-\u2013\u2014]|and|&)\s*)*[)\]]")
@@ -43,7 +43,7 @@ def clean_text(text: str) -> str:
 
 def sentences(text: str) -> tuple[str, ...]:
     """The sentences of one paragraph (cleaned with :func:`clean_text`, split with the project's splitter)."""
-    return tuple(split_text(clean_text(text)))
+    return tuple(split_sentences(clean_text(text)))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from claimforge.nlp.normalize import AUXILIARIES, finish_sentence
+from claimforge.nlp.sentences import split_sentences
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest, QA2DResult
 
@@ -54,7 +55,6 @@ _QUOTED = re.compile(  # a quoted word or two inside a wh-phrase
     re.I,
 )
 _UNPUNCTUATED_WH = re.compile(r"(?<=[^\s.!?:;,])\s+(?=(?:Which|What|Who|Whom|Whose|Where|When|Why|How)\b)")
-_SENTENCE_END = re.compile(r"(?:(?<=[a-z0-9)%][.!?])|(?<=\s[A-Z]\.))\s+(?=[A-Z])")  # also after "Figure A."
 
 
 _FIGURE = re.compile(r"\b(?:Figures?|Fig\.|Image|Table)\s+[A-Z0-9]\b|\b(?:shown|seen|listed) below\b")
@@ -71,7 +71,7 @@ def without_figure_sentences(question: str) -> str:
 
 
 def _sentences(question: str) -> list[str]:
-    return _SENTENCE_END.split(" ".join(question.split()))
+    return split_sentences(" ".join(question.split()))  # a question's line breaks are not sentence ends
 
 
 def last_sentence(question: str) -> str:
