@@ -2,7 +2,7 @@
 
 There are no source documents offline, so the sentence pool is every distinct gold evidence text (``sentence1``)
 of dev (``--pool dev+train``: of train too, as distractors), each one a document, split into sentences as the
-covidfact task splits it (the project's splitter, ``claimforge.io.dataset.split_sentences``). For each claim
+covidfact task splits it (the project's splitter, ``claimforge.nlp.sentences.split_sentences``). For each claim
 (``Sentence2``: true claims and their counter-claims) the retriever returns the top 1/3/5 sentences of the pool:
 
 - precision: retrieved sentences that belong to the claim's gold evidence / retrieved sentences (all claims);
@@ -78,7 +78,7 @@ def main() -> None:
         "task", {"name": "covidfact", "dev": str(args.dev), "train": str(args.dev.parent / "rte_train.tsv")}
     )
     pairs: list[Pair] = task.load("dev")
-    # the task splits each sentence1 into sentences with the project's splitter (io.dataset.split_sentences)
+    # the task splits each sentence1 into sentences with the project's splitter (nlp.sentences.split_sentences)
     pool = pairs + (task.load("train") if args.pool == "dev+train" else [])
     evidence_sets = list(dict.fromkeys(p.evidence for p in pool))
     doc_of = {ev: f"ev{i}" for i, ev in enumerate(evidence_sets)}

@@ -3,8 +3,9 @@ from the four splitters it replaced (2026-11-26, issue 10), on the texts each of
 
     python bench/sentence_splitter.py --data ../shared/data [--show 3]
 
-The retired splitters are kept below, verbatim in behaviour, only for this comparison: ``io.dataset`` (exports,
-the label check's evidence sentences, benchmark evidence passages), ``io.sentences.split_text`` (readers, the
+The retired splitters are kept below only for this comparison, with their sentences' whitespace collapsed as the
+new splitter does (the label check and the LLM judge used to get uncollapsed inner whitespace): ``io.dataset``
+(exports, the label check's evidence sentences, benchmark evidence passages), ``io.sentences.split_text`` (readers, the
 review page, retrieval corpora), ``backends.lm`` (the n-gram LM's scoring) and ``generate.qa2d`` (the asking
 sentence and figure sentences of a question).
 """

@@ -25,6 +25,7 @@ from claimforge.io.dataset import write_examples, write_json, write_rejects
 from claimforge.io.exports import write_exports
 from claimforge.io.outdir import OutputDir, check_output_dir
 from claimforge.io.rows import files_under
+from claimforge.nlp.sentences import SPLITTER_VERSION
 from claimforge.pipeline import BuildResult
 from claimforge.progress import Progress, SilentProgress
 from claimforge.records import MCQItem, Reject
@@ -110,6 +111,7 @@ def _setup(recipe: dict[str, Any], limit: int | None, skip_bad: bool, chunk_size
         "limit": limit,
         "skip_bad": skip_bad,
         "chunk_size": chunk_size,
+        "splitter": SPLITTER_VERSION,  # readers split text: stored chunks of another splitter are not reused
     }
     reader = registry.build("reader", reader_spec)
     return _Setup(recipe, spec, reader, registry.build("pipeline", spec), input_id, limit, skip_bad)

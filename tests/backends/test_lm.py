@@ -25,6 +25,7 @@ from claimforge.backends.lm import (
 from claimforge.backends.seq2seq import ModelLoadError
 from claimforge.registry import registry
 
+# The trainer lives with the training scripts (training/lm/kneser_ney.py), not in the package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "training" / "lm"))
 from kneser_ney import kn_discounts, train_kneser_ney  # noqa: E402
 

@@ -1,6 +1,8 @@
 """Ship a checkpoint of ``training/qa/train.py`` (e.g. a run stopped before its last step) as a reader folder.
 
-python training/qa/export.py build/qa/run1 --out src/claimforge/models/qa-minilm
+    python training/qa/export.py build/qa/run1 --out src/claimforge/models/qa-minilm
+
+Writes the reader folder the package loads (weights as safetensors, and its config) to ``--out``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """A chat client for any OpenAI-compatible server (vLLM, Ollama, llama.cpp server, OpenAI): retried, cached.
-Also the ``llm`` QA2D converter, which turns a question and its answer into a claim with a few-shot prompt.
+The ``llm`` QA2D converter built on it is in :mod:`claimforge.generate.qa2d.llm`.
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ class Retriever(Protocol):
 
 def documents_from_texts(items: Iterable[tuple[str, str, str]]) -> list[Document]:
     """Documents from ``(id, title, body text)``; the body is split into sentences with the project's splitter
-    (:func:`claimforge.io.sentences.split_sentences`). A repeated id is an error."""
+    (:func:`claimforge.nlp.sentences.split_sentences`). A repeated id is an error."""
     docs: list[Document] = []
     seen: set[str] = set()
     for doc_id, title, body in items:

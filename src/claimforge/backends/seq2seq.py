@@ -1,5 +1,5 @@
 """Text-to-text generation with a Hugging Face encoder-decoder (BART, T5): batched, deterministic, cached.
-Also the ``hf-seq2seq`` QA2D converter, which feeds "question + answer" to a QA2D model such as BART-QA2D.
+The ``hf-seq2seq`` QA2D converter built on it is in :mod:`claimforge.generate.qa2d.seq2seq`.
 """
 
 from __future__ import annotations
