@@ -291,6 +291,15 @@ def test_nei_rule_citing_abstract_then_related_abstract_without_entity() -> None
         assert entity.lower() not in e.evidence.lower()
 
 
+def test_nei_pairs_the_claim_by_default_and_the_negation_on_request() -> None:
+    """A negation beside a related abstract is mostly refuted by it (docs/claimgen.md), so NEI pairs the claim
+    unless asked otherwise."""
+    nei = [e for e in _pipeline().build(ITEMS).examples if e.label == Label.NOT_ENOUGH_INFO]
+    assert nei and all(e.provenance.details["nei_claim"] == "claim" for e in nei)
+    negated = [e for e in _pipeline(nei_claim="negation").build(ITEMS).examples if e.label == Label.NOT_ENOUGH_INFO]
+    assert any(e.provenance.details["nei_claim"] == "negation" for e in negated)  # where a negation was made
+
+
 def test_nei_rejects_when_every_abstract_mentions_the_entity() -> None:
     docs = [_doc(f"x{i}", "Aspirin reduces fever in children") for i in range(3)]
     items = [
