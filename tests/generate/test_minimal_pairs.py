@@ -11,6 +11,7 @@ import pytest
 
 from claimforge.generate.minimal_pairs import (
     MinimalPairsConfig,
+    added_item,
     claim_from_sentence,
     direction_edit,
     entity_swap,
@@ -127,6 +128,24 @@ def test_entity_swap_takes_a_same_type_entity_the_evidence_never_mentions() -> N
     pool = {"Chemical": ["metformin", "insulin", "glucose"]}
     e = entity_swap(claim, mentions, pool, "Metformin reduced HbA1c. Glucose was measured.", random.Random(1))
     assert e is not None and e.claim == "Insulin reduced HbA1c in diabetes." and e.old == "Metformin"
+
+
+def test_added_item_puts_an_unmentioned_entity_beside_an_object_not_a_subject(parse) -> None:  # type: ignore[no-untyped-def]
+    claim = "Metformin reduced HbA1c in adults with diabetes."
+    mentions = [M("Metformin", 0, 9, "Chemical"), M("HbA1c", 18, 23, "Chemical")]
+    pool = {"Chemical": ["metformin", "LDL cholesterol", "glucose"]}
+    evidence = "Metformin reduced HbA1c. Glucose was measured."
+    doc = parse([claim])[0]
+    for seed in range(10):
+        e = added_item(claim, mentions, doc, pool, evidence, random.Random(seed))
+        # never beside the subject ("Metformin and X reduced" changes the verb's number), never an entity the
+        # evidence names (glucose)
+        assert e is not None and e.kind == "added_item"
+        assert e.claim == "Metformin reduced HbA1c and LDL cholesterol in adults with diabetes."
+    listed = "Metformin reduced HbA1c and weight in adults."
+    in_list = [M("HbA1c", 18, 23, "Chemical")]
+    assert added_item(listed, in_list, parse([listed])[0], pool, evidence, random.Random(0)) is None  # a list already
+    assert added_item(claim, mentions, None, pool, evidence, random.Random(0)) is None  # needs the parse
 
 
 def _docs() -> list[Document]:

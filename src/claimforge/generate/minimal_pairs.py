@@ -1,7 +1,8 @@
 """Scientific minimal pairs for training the judge (the MiniCheck recipe on claimforge's own generators): a
 claim taken from a sentence of scientific text is SUPPORTED by its source window; one meaning-reversing edit
 (direction antonym, negation added or removed, changed number) makes it REFUTED by the same window; a swapped
-entity that the window never mentions, or a related passage from another document, makes it NOT_ENOUGH_INFO.
+entity that the window never mentions, one more such entity beside one it does mention ("... and LDL
+cholesterol"), or a related passage from another document, makes it NOT_ENOUGH_INFO.
 
 Hard negatives first: the REFUTED and swapped-entity claims differ from the SUPPORTED one by a word or two and
 keep the same evidence, so a judge cannot lean on word overlap. Each pair records the edit in its id and
@@ -369,6 +370,53 @@ def entity_swap(
     return None
 
 
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "nsubj:pass", "csubj", "expl"})
+_IN_A_LIST_BEFORE = re.compile(r"(?:,|\band|\bor)\s*$")
+_IN_A_LIST_AFTER = re.compile(r"^\s*(?:,|and\b|or\b)")
+
+
+_OBJECT_DEPS = frozenset({"obj", "dobj", "pobj", "obl", "attr", "oprd", "dative"})
+
+
+def _heads_an_object(span: Any) -> bool:
+    """The mention is a whole noun phrase in an object position, nowhere inside a subject: its last token is its
+    head (not a modifier of a following noun: "obese rats", "HSC proliferation") and neither it nor anything it
+    hangs from is a subject."""
+    root = span.root
+    if root.i != span.end - 1 or root.dep_ not in _OBJECT_DEPS or root.pos_ not in ("NOUN", "PROPN"):
+        return False
+    return not any(t.dep_ in _SUBJECT_DEPS for t in (root, *root.ancestors))
+
+
+def added_item(
+    claim: str, mentions: Sequence[Any], doc: Any | None, pool: dict[str, list[str]], evidence: str, rng: random.Random
+) -> Edit | None:
+    """One more item beside a named entity ("reduced HbA1c" -> "reduced HbA1c and LDL cholesterol"): a same-type
+    entity the evidence never mentions. The claim then says more than the evidence shows, the over-claim of a
+    citance that lists more than the cited paper found. Only for a mention that is not (part of) the subject,
+    where "and" would change the verb's number, and not already in a list; needs the parse."""
+    if doc is None:
+        return None
+    ents = [m for m in mentions if getattr(m, "source", "ner") == "ner" and pool.get(m.label)]
+    rng.shuffle(ents)
+    low_evidence = evidence.lower()
+    for m in ents:
+        span = doc.char_span(m.start, m.end, alignment_mode="expand")
+        if span is None or not _heads_an_object(span):
+            continue
+        if _IN_A_LIST_BEFORE.search(claim[: m.start]) or _IN_A_LIST_AFTER.search(claim[m.end :]):
+            continue
+        for _ in range(10):
+            new = rng.choice(pool[m.label])
+            nl, ol = new.lower(), m.text.lower()
+            if nl == ol or nl in ol or ol in nl or nl in low_evidence or nl in claim.lower():
+                continue
+            if new[:1].isupper() and new[1:2].islower():  # mid-sentence: "seasonal forcing", not "Seasonal forcing"
+                new = new[0].lower() + new[1:]
+            return Edit(claim[: m.end] + " and " + new + claim[m.end :], "added_item", m.text, f"{m.text} and {new}")
+    return None
+
+
 # -- pairs -----------------------------------------------------------------------------------------------------
 
 
@@ -381,6 +429,7 @@ class MinimalPairsConfig(ComponentConfig):
     min_related_similarity: float = 0.25  # TF-IDF cosine of a related passage from another document
     balance: bool = True  # equal counts per label (seeded downsampling)
     prefer_rare_edits: float = 0.8  # chance of picking a direction / number / negation-removal edit when one applies
+    added_items: bool = True  # NEI also by one more item beside an entity ("... and LDL cholesterol")
 
 
 @dataclass
@@ -477,7 +526,7 @@ def _pair(c: Candidate, label: Label, claim: str, evidence: tuple[str, ...], kin
 
 def edit_kind(pair: Pair) -> str:
     """How a pair was made: source, direction, number, negation_added, negation_removed, entity_swap,
-    related_passage."""
+    added_item, related_passage."""
     return pair.source.split()[1]
 
 
@@ -535,7 +584,15 @@ def make_pairs(
             rarer = [e for e in edits if e.kind != "negation_added"]
             e = rng.choice(rarer if rarer and rng.random() < config.prefer_rare_edits else edits)
             by_label[Label.REFUTED].append(_pair(c, Label.REFUTED, e.claim, evidence, e.kind, f"{e.old!r}->{e.new!r}"))
-        swap = entity_swap(c.claim, found[i], pool, ev_text, rng)
+        swaps = [
+            e
+            for e in (
+                entity_swap(c.claim, found[i], pool, ev_text, rng),
+                added_item(c.claim, found[i], parsed[i], pool, ev_text, rng) if config.added_items else None,
+            )
+            if e is not None
+        ]
+        swap = rng.choice(swaps) if swaps else None
         if swap is not None and (i not in related or rng.random() < 0.6):
             detail = f"{swap.old!r}->{swap.new!r}"
             by_label[Label.NOT_ENOUGH_INFO].append(
