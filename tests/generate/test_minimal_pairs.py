@@ -15,6 +15,7 @@ from claimforge.generate.minimal_pairs import (
     claim_from_sentence,
     direction_edit,
     entity_swap,
+    hedge_removed,
     make_pairs,
     negation_edit,
     number_edit,
@@ -146,6 +147,22 @@ def test_added_item_puts_an_unmentioned_entity_beside_an_object_not_a_subject(pa
     in_list = [M("HbA1c", 18, 23, "Chemical")]
     assert added_item(listed, in_list, parse([listed])[0], pool, evidence, random.Random(0)) is None  # a list already
     assert added_item(claim, mentions, None, pool, evidence, random.Random(0)) is None  # needs the parse
+
+
+def test_hedge_removed_makes_a_definite_claim(parse) -> None:  # type: ignore[no-untyped-def]
+    def firm(claim: str) -> str | None:
+        e = hedge_removed(claim, parse([claim])[0])
+        return e.claim if e else None
+
+    assert firm("Metformin may reduce the risk of cancer.") == "Metformin reduces the risk of cancer."
+    assert firm("Statins might lower LDL cholesterol in adults.") == "Statins lower LDL cholesterol in adults."
+    assert firm("Obesity may be associated with asthma.") == "Obesity is associated with asthma."
+    assert firm("Metformin may also reduce weight.") == "Metformin also reduces weight."
+    assert firm("PINK1 possibly phosphorylates Parkin.") == "PINK1 phosphorylates Parkin."
+    assert firm("Aspirin may not prevent stroke.") is None  # negated: its firm form is another claim
+    assert firm("Metformin reduces the risk of cancer.") is None  # nothing to remove
+    assert firm("Exercise may have reduced the risk of falls.") == "Exercise reduced the risk of falls."
+    assert firm("The incidence may decline and even disappear.") is None  # one verb firm, the other bare
 
 
 def _docs() -> list[Document]:

@@ -375,6 +375,57 @@ _IN_A_LIST_BEFORE = re.compile(r"(?:,|\band|\bor)\s*$")
 _IN_A_LIST_AFTER = re.compile(r"^\s*(?:,|and\b|or\b)")
 
 
+_HEDGE_MODALS = frozenset({"may", "might", "could"})
+_NEGATORS = frozenset({"not", "n't", "never"})
+_HEDGE_ADVERBS = frozenset({"possibly", "potentially", "probably", "perhaps", "presumably", "putatively"})
+
+
+def hedge_removed(claim: str, doc: Any | None) -> Edit | None:
+    """The claim without its hedge ("X may reduce Y" -> "X reduces Y", "X possibly reduces Y" -> "X reduces Y"):
+    a definite claim the hedged evidence does not support, the other over-claim of citances ("PINK1 directly
+    phosphorylates Parkin" where the paper only proposes it). Needs the parse; negated verbs are left alone."""
+    if doc is None:
+        return None
+    for t in doc:
+        verb = t.head
+        if verb.pos_ not in ("VERB", "AUX") or any(c.dep_ == "neg" or c.lower_ in _NEGATORS for c in verb.children):
+            continue
+        if t.lower_ in _HEDGE_MODALS and t.tag_ == "MD" and verb.i > t.i:
+            middle = [x for x in doc[t.i + 1 : verb.i + 1] if x.dep_ == "advmod"]  # "may also reduce"
+            nxt = next((x for x in doc[t.i + 1 : verb.i + 1] if x.dep_ != "advmod"), None)
+            subj = next((c for c in verb.children if c.dep_ in _SUBJECT_DEPS), None)
+            if nxt is None or subj is None or subj.dep_ == "expl":
+                continue
+            if any(c.dep_ == "conj" and c.tag_ == "VB" for c in verb.children):  # "may decline and disappear"
+                continue
+            plural = (
+                subj.tag_ in ("NNS", "NNPS")
+                or "Plur" in subj.morph.get("Number")
+                or any(c.dep_ == "conj" for c in subj.children)
+            )
+            if nxt.lemma_ == "be" and nxt.tag_ == "VB":  # "may be associated" -> "is associated"
+                new = "are" if plural else "is"
+            elif nxt.lemma_ == "have" and nxt.tag_ == "VB" and nxt.i < verb.i:  # "may have reduced" -> "reduced"
+                new = ""
+            elif nxt.i == verb.i and verb.tag_ == "VB":  # "may reduce" -> "reduces"
+                new = verb.text if plural else (_inflect(verb.lemma_, "VBZ") or "")
+                if not new:
+                    continue
+            else:
+                continue
+            words = " ".join([*(x.text for x in middle if x.i < nxt.i), new]).strip()
+            start, end = t.idx, nxt.idx + len(nxt.text)
+            text = claim[:start] + words + claim[end:] if words else claim[:start] + claim[end:].lstrip()
+            return Edit(" ".join(text.split()), "hedge_removed", claim[start:end], words)
+        if t.lower_ in _HEDGE_ADVERBS and t.dep_ == "advmod":
+            end = t.idx + len(t.text)
+            rest = claim[end:].lstrip(" ,")
+            start = t.idx
+            new_claim = (claim[:start] + rest) if start else rest[:1].upper() + rest[1:]
+            return Edit(new_claim, "hedge_removed", t.text, "")
+    return None
+
+
 _OBJECT_DEPS = frozenset({"obj", "dobj", "pobj", "obl", "attr", "oprd", "dative"})
 
 
@@ -429,7 +480,9 @@ class MinimalPairsConfig(ComponentConfig):
     min_related_similarity: float = 0.25  # TF-IDF cosine of a related passage from another document
     balance: bool = True  # equal counts per label (seeded downsampling)
     prefer_rare_edits: float = 0.8  # chance of picking a direction / number / negation-removal edit when one applies
-    added_items: bool = True  # NEI also by one more item beside an entity ("... and LDL cholesterol")
+    # NEI also by saying more than the evidence: one more item beside an entity ("... and LDL cholesterol"), or the
+    # claim's hedge removed ("may reduce" -> "reduces")
+    overclaims: bool = True
 
 
 @dataclass
@@ -526,7 +579,7 @@ def _pair(c: Candidate, label: Label, claim: str, evidence: tuple[str, ...], kin
 
 def edit_kind(pair: Pair) -> str:
     """How a pair was made: source, direction, number, negation_added, negation_removed, entity_swap,
-    added_item, related_passage."""
+    added_item, hedge_removed, related_passage."""
     return pair.source.split()[1]
 
 
@@ -588,7 +641,8 @@ def make_pairs(
             e
             for e in (
                 entity_swap(c.claim, found[i], pool, ev_text, rng),
-                added_item(c.claim, found[i], parsed[i], pool, ev_text, rng) if config.added_items else None,
+                added_item(c.claim, found[i], parsed[i], pool, ev_text, rng) if config.overclaims else None,
+                hedge_removed(c.claim, parsed[i]) if config.overclaims else None,
             )
             if e is not None
         ]
