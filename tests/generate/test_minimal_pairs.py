@@ -14,6 +14,7 @@ from claimforge.generate.minimal_pairs import (
     added_item,
     claim_from_sentence,
     direction_edit,
+    edit_kind,
     entity_swap,
     hedge_removed,
     make_pairs,
@@ -157,12 +158,29 @@ def test_hedge_removed_makes_a_definite_claim(parse) -> None:  # type: ignore[no
     assert firm("Metformin may reduce the risk of cancer.") == "Metformin reduces the risk of cancer."
     assert firm("Statins might lower LDL cholesterol in adults.") == "Statins lower LDL cholesterol in adults."
     assert firm("Obesity may be associated with asthma.") == "Obesity is associated with asthma."
+    assert firm("Obesity may have been associated with asthma.") == "Obesity was associated with asthma."
     assert firm("Metformin may also reduce weight.") == "Metformin also reduces weight."
-    assert firm("PINK1 possibly phosphorylates Parkin.") == "PINK1 phosphorylates Parkin."
-    assert firm("Aspirin may not prevent stroke.") is None  # negated: its firm form is another claim
-    assert firm("Metformin reduces the risk of cancer.") is None  # nothing to remove
     assert firm("Exercise may have reduced the risk of falls.") == "Exercise reduced the risk of falls."
-    assert firm("The incidence may decline and even disappear.") is None  # one verb firm, the other bare
+    assert firm("PINK1 possibly phosphorylates Parkin.") == "PINK1 phosphorylates Parkin."
+    # left alone: negated, nothing to remove, hedged twice, coordinated, or inside a clause that hedges it anyway
+    for claim in (
+        "Aspirin may not prevent stroke.",
+        "Metformin reduces the risk of cancer.",
+        "Metformin may possibly reduce the risk of cancer.",
+        "The incidence may decline and even disappear.",
+        "These results suggest that metformin may reduce the risk of cancer.",
+        "Patients who may benefit from surgery were enrolled.",
+        "Patients could walk 100 m after surgery.",
+        "May metformin reduce the risk of cancer?",
+    ):
+        assert firm(claim) is None, claim
+
+
+def test_added_item_leaves_negated_claims_alone(parse) -> None:  # type: ignore[no-untyped-def]
+    claim = "Metformin did not reduce HbA1c in adults."
+    mentions = [M("HbA1c", 25, 30, "Chemical")]
+    pool = {"Chemical": ["LDL cholesterol"]}
+    assert added_item(claim, mentions, parse([claim])[0], pool, "", random.Random(0)) is None
 
 
 def _docs() -> list[Document]:
@@ -240,3 +258,31 @@ def test_related_passages_on_few_or_unrelated_claims() -> None:
     assert related_passages(cands[:1], 0.05) == {}
     assert related_passages(cands[:3], 0.05) == {}  # three claims share no word across documents
     assert related_passages(cands, 0.05) == {1: (6, "levels"), 3: (6, "older"), 5: (3, "levels"), 6: (1, "risk")}
+
+
+def test_make_pairs_with_overclaims_says_more_than_the_evidence(parse) -> None:  # type: ignore[no-untyped-def]
+    docs = [
+        Document(id="d1", sentences=("Metformin may reduce HbA1c levels in adults with obesity.",)),
+        Document(id="d2", sentences=("Exercise lowered LDL cholesterol in older adults with diabetes.",)),
+        Document(id="d3", sentences=("Insulin therapy improved glucose control in children with asthma.",)),
+    ]
+    names = ("HbA1c", "LDL cholesterol", "glucose", "Insulin", "Metformin")
+
+    def mentions(texts: list[str]) -> list[list[M]]:
+        return [[M(n, t.index(n), t.index(n) + len(n), "Chemical") for n in names if n in t] for t in texts]
+
+    config = MinimalPairsConfig(seed=2020, balance=False, min_related_similarity=0.9, overclaims=True)
+    pairs, report = make_pairs(docs, config, parse=parse, mentions=mentions)
+    by_kind = {edit_kind(p): p for p in pairs}
+    assert {"added_item", "hedge_removed"} <= set(by_kind), report["kinds_made"]
+    source = {p.evidence: p for p in pairs if edit_kind(p) == "source"}
+    for kind in ("added_item", "hedge_removed"):
+        for p in (q for q in pairs if edit_kind(q) == kind):
+            assert p.labels == (Label.NOT_ENOUGH_INFO,) and p.evidence in source  # the source's own evidence
+            assert p.claim != source[p.evidence].claim
+    hedged = [p.claim for p in pairs if edit_kind(p) == "hedge_removed"]
+    assert hedged == ["Metformin reduces HbA1c levels in adults with obesity."]
+    added = [p.claim for p in pairs if edit_kind(p) == "added_item"]  # seed 2020 picks it over the entity swap
+    assert added == ["Exercise lowered LDL cholesterol and glucose in older adults with diabetes."]
+    plain, _ = make_pairs(docs, config.model_copy(update={"overclaims": False}), parse=parse, mentions=mentions)
+    assert not {"added_item", "hedge_removed"} & {edit_kind(p) for p in plain}

@@ -31,6 +31,7 @@ from claimforge.nlp.sentences import split_sentences
         ("It is No. 5 here.", ["It is No. 5 here."]),
         ("3 and 5, resp. The next step.", ["3 and 5, resp.", "The next step."]),
         ("It ends with Smith et al.", ["It ends with Smith et al."]),
+        ("Smith et al. (Nature 2010) showed it.", ["Smith et al. (Nature 2010) showed it."]),
         (" \n\t ", []),
         # units, a capital before the period, closing and opening quotes and brackets end sentences
         ("Cells were spun for 30 min. Pellets were kept.", ["Cells were spun for 30 min.", "Pellets were kept."]),
@@ -46,6 +47,7 @@ from claimforge.nlp.sentences import split_sentences
         ),
         ("A \x00broken\x1b export. Next.", ["A broken export.", "Next."]),
         ("The results were\x0cconsistent.", ["The results were consistent."]),
+        ("One word\x85another.", ["One word another."]),
     ],
 )
 def test_split_sentences(text: str, sentences: list[str]) -> None:

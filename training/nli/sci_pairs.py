@@ -81,6 +81,11 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("build/sci_pairs"))
     ap.add_argument("--max-pmc", type=int, default=400, help="trial reports read from the evidence-inference tar")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument(
+        "--overclaims",
+        action="store_true",
+        help="also the NOT_ENOUGH_INFO claims that say more than their evidence (added_item, hedge_removed)",
+    )
     args = ap.parse_args()
     t = time.perf_counter()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -91,7 +96,7 @@ def main() -> None:
     ner = registry.build("ner", {"name": "spacy", "noun_chunks": False})
     pairs, report = make_pairs(
         docs,
-        MinimalPairsConfig(seed=args.seed),
+        MinimalPairsConfig(seed=args.seed, overclaims=args.overclaims),
         parse=nlp.parse,
         mentions=ner.mentions,
         exclude=exclude,

@@ -4,14 +4,15 @@ questions, evidence passages and claims.
 A rule splitter, not a model: it runs on every evidence passage of every build, so it has to be fast (linear in
 the text), and it has to give the same sentences to the readers, the exports, the judge and the language model.
 
-- A passage is cut at line breaks (``\\n``, ``\\r\\n``, ``\\r``, U+2028, U+2029). A form feed or vertical tab is
-  a space; other control characters are dropped.
+- A passage is cut at line breaks (``\\n``, ``\\r\\n``, ``\\r``, U+2028, U+2029). A form feed, vertical tab,
+  NEL or separator character is a space; other control characters are dropped.
 - Within a line it is cut after ``.``, ``!`` or ``?`` (and any closing quotes or brackets) followed by space and
   an upper-case letter, a digit, or an opening quote or bracket.
 - A piece that ends in an abbreviation (``Fig.``, ``e.g.``, ``i.e.``, ``ref.``, ``vs.``, ``Dr.``, ``St.``,
   ``Rs.`` (rupees) ...) is joined with the next piece on its line. One that ends in ``et al.``, ``No.``,
-  ``Nos.`` or ``resp.`` is joined only when the next piece does not start with a capitalised word ("Smith et
-  al. (2010) showed", "(Jain et al. 2013)", "No. 5"), since these also end sentences.
+  ``Nos.`` or ``resp.`` is joined only when the next piece starts with a bracket or does not start with a
+  capitalised word ("Smith et al. (Nature 2010) showed", "(Jain et al. 2013)", "No. 5"), since these also end
+  sentences.
 - Units and "etc." are not abbreviations here: in scientific text "for 30 min." and "and so on, etc." end
   sentences far more often than they sit inside one. A single capital before the period ("vitamin D.",
   "Figure 2A.") ends a sentence too.
@@ -27,10 +28,11 @@ __all__ = ["SPLITTER_VERSION", "split_sentences"]
 
 # Part of the cache keys of whatever caches results per sentence of a text, and of a build's input fingerprint:
 # raise it when a change here moves sentence boundaries.
-SPLITTER_VERSION = 2
+SPLITTER_VERSION = 3
 
 _LINES = re.compile(r"\r\n?|[\n\u2028\u2029]")
-_PAGE_BREAKS = str.maketrans({"\x0b": " ", "\x0c": " "})  # a form feed between two words is a space
+# A form feed (a PDF page break), a vertical tab, NEL or a file/group/record separator between two words is a space.
+_PAGE_BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x85\x1c\x1d\x1e", " "))
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"'’”)\]]*\s+(?=[\"'‘“(\[]?[A-Z0-9])")
 # Abbreviations that never end a sentence here, and those that may (joined only before a lower-case word, a
 # digit or a bracket).
@@ -74,6 +76,8 @@ def _joins(previous: str, piece: str) -> bool:
     if _ABBREV_END.search(end):
         return True
     if _OPEN_END.search(end):
+        if piece[0] in "([":  # "Smith et al. (Nature 2010) showed"
+            return True
         first = _FIRST_WORD_CHAR.search(piece)
         return not (first and first.group(0).isupper())
     return False
