@@ -374,6 +374,8 @@ def test_substitutes_take_the_form_of_the_replaced_word() -> None:
     assert in_form_of("vitamin", "VERB", "VBZ") is None  # no verb reading
     assert in_form_of("mouse", "NOUN", "NNS") == "mice"
     assert in_form_of("Lower", "ADJ", "JJR") == "Lower"
+    assert in_form_of("worst", "ADJ", "JJ") is None  # "optimal" -> "worst": a superlative for a plain adjective
+    assert in_form_of("poor", "ADJ", "JJ") == "poor"
     assert in_form_of("two", "NUM", "CD") == "two" and in_form_of("in vitro", "ADJ", "JJ") == "in vitro"
 
 
@@ -423,7 +425,7 @@ def test_counter_claims_of_unconfirmed_claims_are_dropped(tmp_path: Path) -> Non
     assert Counter(e.label for e in off.build(ITEMS[:2]).examples)[Label.REFUTED] == 3
 
 
-def test_opposites_keep_antonyms_and_reversed_direction_words_only(tmp_path: Path) -> None:
+def test_opposites_keep_curated_opposites_over_antonyms(tmp_path: Path) -> None:
     class KindFill(FakeFill):
         def fill(self, requests: list[tuple[str, int, int]], k: int, progress: Any = None) -> list[list[Infill]]:
             out = super().fill(requests, k)
@@ -434,11 +436,10 @@ def test_opposites_keep_antonyms_and_reversed_direction_words_only(tmp_path: Pat
     refuted = {
         e.claim: e.provenance.details["counter_claim"]["kind"] for e in result.examples if e.label == Label.REFUTED
     }
-    # "reduces" is a direction word: its opposite is offered; "worsens" is an antonym; "lowers" (0.5) fails the gate
-    assert refuted == {
-        "Aspirin increases fever in children.": "direction",
-        "Aspirin worsens fever in children.": "antonym",
-    }
+    # "reduces" is a direction word: its curated opposite is offered and the knowledge base's antonyms of it
+    # ("worsens") are not (they read as broken English or do not reverse it: blind readings 2 and 3); the
+    # fill-mask's plain substitutes ("lowers") are not opposites
+    assert refuted == {"Aspirin increases fever in children.": "direction"}
 
 
 def test_necessity_words_take_their_frame_keeping_opposite() -> None:

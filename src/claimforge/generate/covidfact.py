@@ -281,8 +281,9 @@ class CovidFact(Pipeline):
                 ),
                 # 2: a/an agreement, no substitute longer than the word (after blind reading 1); 3: substitutes:
                 # opposites, direction words offered (after blind reading 2); 4: opposites of necessity words;
-                # 5: the claim check rejects a lone subordinate clause
-                version="5",
+                # 5: the claim check rejects a lone subordinate clause; 6: a curated opposite excludes WordNet's
+                # antonyms of the word, and a plain adjective is not replaced by a superlative (blind reading 3)
+                version="6",
             ),
             Stage(
                 "pair NEI evidence",
@@ -445,9 +446,10 @@ class CovidFact(Pipeline):
             seen: set[str] = set()
             opposite = direction_opposite(word) or _necessity_opposite(word)
             if opposite is not None:
-                infills = [Infill(opposite, 0.0, "direction"), *infills]
-            if word.lower() in _NECESSITY:  # WordNet's antonyms here read as broken English ("is eliminated for")
-                infills = [f for f in infills if f.kind != "antonym"]
+                # the curated opposite only: WordNet's antonyms of these words read as broken English ("is
+                # eliminated for", "increases" -> intransitive "falls") or do not reverse them ("positive" ->
+                # "neutral"; blind readings 2 and 3)
+                infills = [Infill(opposite, 0.0, "direction"), *(f for f in infills if f.kind != "antonym")]
             if c.substitutes == "opposites":
                 infills = [f for f in infills if f.kind in ("antonym", "direction")]
             for f in infills:
@@ -671,6 +673,8 @@ def in_form_of(sub: str, pos: str, tag: str) -> str | None:
     for upos in _UPOS[pos]:
         if upos in readings:
             if upos in ("ADJ", "ADV"):
+                if upos == "ADJ" and tag == "JJ" and readings["ADJ"][0] != sub.lower():
+                    return None  # a comparative or superlative for a plain adjective ("optimal" -> "worst")
                 return sub  # adjectives keep their own form: participles ("reduced") are not lemmatised
             forms = getInflection(readings[upos][0], tag=tag) if tag else ()
             out = forms[0] if forms else sub
