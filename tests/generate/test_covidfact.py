@@ -448,3 +448,16 @@ def test_necessity_words_take_their_frame_keeping_opposite() -> None:
     assert _necessity_opposite("required") == "dispensable" and _necessity_opposite("Essential") == "Dispensable"
     assert _necessity_opposite("found") is None
     assert in_form_of("reduced", "ADJ", "JJ") == "reduced"  # a participle adjective is not lemmatised
+
+
+def test_titles_that_ask_and_attributive_adjectives() -> None:
+    from claimforge.generate.covidfact import _WH_TITLE, _attributive
+
+    assert _WH_TITLE.match("Why females live longer than males")
+    assert _WH_TITLE.match("How to measure frailty in older adults")
+    assert not _WH_TITLE.match("However, statins lowered LDL cholesterol")
+    assert not _WH_TITLE.match("When combined with metformin, insulin lowers glucose")
+    claim = "Bile acids increase brown adipose tissue activity and are unfavorable for growth."
+    assert _attributive(claim, claim.index("brown") + len("brown"))  # inside a term: no antonym
+    assert not _attributive(claim, claim.index("unfavorable") + len("unfavorable"))  # predicative: "... for growth"
+    assert not _attributive("The effect was large.", len("The effect was large"))

@@ -240,7 +240,9 @@ class CovidFact(Pipeline):
                 ("item",),
                 ("claim",),
                 ("multi_sentence", "min_claim_words", "max_claim_words", "claim_check"),
-                version="3",  # 2: the claim check rejects a lone subordinate clause; 3: the one sentence splitter
+                # 2: the claim check rejects a lone subordinate clause; 3: the one sentence splitter; 4: titles that
+                # ask ("Why ...", "How to ...") are questions
+                version="4",
             ),
             Stage(
                 "find sources",
@@ -282,8 +284,9 @@ class CovidFact(Pipeline):
                 # 2: a/an agreement, no substitute longer than the word (after blind reading 1); 3: substitutes:
                 # opposites, direction words offered (after blind reading 2); 4: opposites of necessity words;
                 # 5: the claim check rejects a lone subordinate clause; 6: a curated opposite excludes WordNet's
-                # antonyms of the word, and a plain adjective is not replaced by a superlative (blind reading 3)
-                version="6",
+                # antonyms of the word, and a plain adjective is not replaced by a superlative (blind reading 3);
+                # 7: no antonym for an attributive adjective (blind reading 4)
+                version="7",
             ),
             Stage(
                 "pair NEI evidence",
@@ -311,7 +314,7 @@ class CovidFact(Pipeline):
                 chunk.reject(u, "check claims", "multiple_sentences", f"{len(sentences)} sentences")
                 continue
             first = sentences[0].strip()
-            if first.endswith("?"):
+            if first.endswith("?") or _WH_TITLE.match(first):  # "Why females live longer than males"
                 chunk.reject(u, "check claims", "question", first[:200])
                 continue
             source = " ".join(d.text for d in u.item.cited)
@@ -455,6 +458,8 @@ class CovidFact(Pipeline):
             for f in infills:
                 if not _real_substitute(f.text, word):
                     continue
+                if f.kind == "antonym" and pos == "ADJ" and _attributive(claim, end):
+                    continue  # inside a term: "brown adipose tissue", "large cell lymphoma" (blind reading 4)
                 sub = f.text if f.kind == "direction" else in_form_of(f.text, pos, tag)  # already in form
                 if sub is None or sub.lower() in seen or not _real_substitute(sub, word) or self._rare(sub):
                     continue
@@ -647,6 +652,25 @@ _NECESSITY = {
 def _necessity_opposite(word: str) -> str | None:
     opp = _NECESSITY.get(word.lower())
     return None if opp is None else (opp[0].upper() + opp[1:] if word[:1].isupper() else opp)
+
+
+# A title that asks: "Why females live longer than males", "How to measure ...", "Whether ..." (not "When X, Y").
+_WH_TITLE = re.compile(r"^(?:why|how|what|whether)\b", re.IGNORECASE)
+_NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
+_FUNCTION_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "and or but than to for in of with at by on as from into over under between among after before during "
+        "that which who when where while because if",
+    )
+)
+
+
+def _attributive(claim: str, end: int) -> bool:
+    """Whether the adjective ending at ``end`` modifies a following word: its antonym would break a term
+    ("brown adipose tissue" -> "neutral adipose tissue") rather than reverse a finding."""
+    m = _NEXT_WORD.match(claim, end)
+    return m is not None and m.group(1).lower() not in _FUNCTION_WORDS
 
 
 def in_form_of(sub: str, pos: str, tag: str) -> str | None:
