@@ -461,3 +461,14 @@ def test_titles_that_ask_and_attributive_adjectives() -> None:
     assert _attributive(claim, claim.index("brown") + len("brown"))  # inside a term: no antonym
     assert not _attributive(claim, claim.index("unfavorable") + len("unfavorable"))  # predicative: "... for growth"
     assert not _attributive("The effect was large.", len("The effect was large"))
+
+
+def test_design_subtitles_and_mechanism_clauses() -> None:
+    from claimforge.generate.covidfact import _DESIGN_SUBTITLE, _MECHANISM_AFTER
+
+    assert _DESIGN_SUBTITLE.match("a multicentre, randomised controlled trial")
+    assert _DESIGN_SUBTITLE.match("A meta-analysis of randomized clinical trials")
+    assert not _DESIGN_SUBTITLE.match("modified dendritic cells promote graft survival")  # a claim after the colon
+    claim = "BCL9 promotes tumor progression by conferring enhanced proliferative properties."
+    assert _MECHANISM_AFTER.search(claim, claim.index("promotes"))  # reversing "promotes" contradicts "by conferring"
+    assert not _MECHANISM_AFTER.search("Aspirin reduces fever in children.", 8)

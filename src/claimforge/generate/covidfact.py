@@ -241,8 +241,8 @@ class CovidFact(Pipeline):
                 ("claim",),
                 ("multi_sentence", "min_claim_words", "max_claim_words", "claim_check"),
                 # 2: the claim check rejects a lone subordinate clause; 3: the one sentence splitter; 4: titles that
-                # ask ("Why ...", "How to ...") are questions
-                version="4",
+                # ask ("Why ...", "How to ...") are questions; 5: a study-design subtitle is not part of the claim
+                version="5",
             ),
             Stage(
                 "find sources",
@@ -285,8 +285,9 @@ class CovidFact(Pipeline):
                 # opposites, direction words offered (after blind reading 2); 4: opposites of necessity words;
                 # 5: the claim check rejects a lone subordinate clause; 6: a curated opposite excludes WordNet's
                 # antonyms of the word, and a plain adjective is not replaced by a superlative (blind reading 3);
-                # 7: no antonym for an attributive adjective (blind reading 4)
-                version="7",
+                # 7: no antonym for an attributive adjective (blind reading 4); 8: no reversal before a mechanism
+                # clause ("… by conferring …", blind reading 5)
+                version="8",
             ),
             Stage(
                 "pair NEI evidence",
@@ -318,8 +319,13 @@ class CovidFact(Pipeline):
                 chunk.reject(u, "check claims", "question", first[:200])
                 continue
             source = " ".join(d.text for d in u.item.cited)
+            parts = first.split(": ", 1)
+            if len(parts) == 2 and _DESIGN_SUBTITLE.match(parts[1]):  # "…: a randomised controlled trial"
+                candidates = [parts[0]]
+            else:
+                candidates = [first, *(reversed(parts) if len(parts) == 2 else ())]
             variants = []
-            for v in [first, *(reversed(first.split(": ", 1)) if ": " in first else ())]:
+            for v in candidates:
                 claim = finish_sentence(sentence_case(v.strip()))
                 if claim is not None:
                     variants.append(restore_case(claim, source) if source else claim)
@@ -447,6 +453,8 @@ class CovidFact(Pipeline):
             claim = units[n].data["claim"]
             start, end, word, pos, tag = w[0], w[1], w[2], w[3], w[5]
             seen: set[str] = set()
+            if _MECHANISM_AFTER.search(claim, end):  # "BCL9 promotes tumour progression by conferring …"
+                continue  # reversing the verb contradicts the mechanism the sentence gives (blind reading 5)
             opposite = direction_opposite(word) or _necessity_opposite(word)
             if opposite is not None:
                 # the curated opposite only: WordNet's antonyms of these words read as broken English ("is
@@ -654,6 +662,15 @@ def _necessity_opposite(word: str) -> str | None:
     return None if opp is None else (opp[0].upper() + opp[1:] if word[:1].isupper() else opp)
 
 
+# A subtitle that names the study design, not a finding: "…: a multicentre, randomised controlled trial".
+_DESIGN_SUBTITLE = re.compile(
+    r"^(?:an?\s+|the\s+)?(?:[\w-]+,?\s+){0,4}?(?:randomi[sz]ed|controlled|trial|meta-analys[ie]s|systematic review|"
+    r"cohort|case-control|cross-sectional|prospective|retrospective|observational|longitudinal|pilot|study|"
+    r"review|analysis|survey)\b",
+    re.IGNORECASE,
+)
+# A mechanism clause after the word: "… by conferring", "… through binding", "… via activating".
+_MECHANISM_AFTER = re.compile(r"\b(?:by|through|via)\s+\w+ing\b", re.IGNORECASE)
 # A title that asks: "Why females live longer than males", "How to measure ...", "Whether ..." (not "When X, Y").
 _WH_TITLE = re.compile(r"^(?:why|how|what|whether)\b", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
