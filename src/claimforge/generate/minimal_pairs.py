@@ -360,13 +360,29 @@ def entity_swap(
     rng.shuffle(ents)
     low_evidence = evidence.lower()
     for m in ents:
-        for _ in range(10):
-            new = rng.choice(pool[m.label])
-            nl, ol = new.lower(), m.text.lower()
-            if nl == ol or nl in ol or ol in nl or nl in low_evidence:
-                continue
+        new = _unmentioned(pool[m.label], m.text, low_evidence, rng)
+        if new is not None:
             new = _match_case(new, m.text) if m.start == 0 else new
             return Edit(claim[: m.start] + new + claim[m.end :], "entity_swap", m.text, new)
+    return None
+
+
+def _unmentioned(
+    candidates: Sequence[str], old: str, absent_from: str, rng: random.Random, title_case: bool = True
+) -> str | None:
+    """A same-type entity to put for or beside ``old``, drawn (seeded, ten draws at most) from ``candidates``: not
+    ``old``, not overlapping it, and not in ``absent_from`` (lower-cased text the evidence holds). With
+    ``title_case`` false, entries that start with a capital and go on in lower case are passed over (a name, or a
+    common noun seen at a sentence start: its case mid-sentence is unsure)."""
+    ol = old.lower()
+    for _ in range(10):
+        new = rng.choice(candidates)
+        nl = new.lower()
+        if nl == ol or nl in ol or ol in nl or nl in absent_from:
+            continue
+        if not title_case and new[:1].isupper() and new[1:2].islower():
+            continue
+        return new
     return None
 
 
@@ -469,20 +485,15 @@ def added_item(
     if not ents:
         return None
     rng.shuffle(ents)
-    low_evidence = evidence.lower()
+    absent_from = f"{evidence.lower()}\n{claim.lower()}"  # neither the evidence nor the claim names it
     for m in ents:
         span = doc.char_span(m.start, m.end, alignment_mode="expand")
         if span is None or not _heads_an_object(span):
             continue
         if _IN_A_LIST_BEFORE.search(claim[: m.start]) or _IN_A_LIST_AFTER.search(claim[m.end :]):
             continue
-        for _ in range(10):
-            new = rng.choice(pool[m.label])
-            nl, ol = new.lower(), m.text.lower()
-            if nl == ol or nl in ol or ol in nl or nl in low_evidence or nl in claim.lower():
-                continue
-            if new[:1].isupper() and new[1:2].islower():  # a name, or a common noun seen at a sentence start: unsure
-                continue
+        new = _unmentioned(pool[m.label], m.text, absent_from, rng, title_case=False)
+        if new is not None:
             return Edit(claim[: m.end] + " and " + new + claim[m.end :], "added_item", m.text, f"{m.text} and {new}")
     return None
 
