@@ -94,6 +94,8 @@ def main() -> None:
     print(f"{len(docs)} documents, {len(exclude)} benchmark texts excluded", flush=True)
     nlp = registry.build("nlp", {"name": "spacy"})
     ner = registry.build("ner", {"name": "spacy", "noun_chunks": False})
+    # the added items are ranked by closeness to the mention with the bundled sentence encoder (ItemNeighbours)
+    embedder = registry.build("embedder", {"name": "sentence-transformers"}) if args.overclaims else None
     pairs, report = make_pairs(
         docs,
         MinimalPairsConfig(seed=args.seed, overclaims=args.overclaims),
@@ -101,6 +103,7 @@ def main() -> None:
         mentions=ner.mentions,
         exclude=exclude,
         log=lambda m: print(m, flush=True),
+        embed=embedder.embed if embedder is not None else None,
     )
     with open(args.out / "pairs.jsonl", "w", encoding="utf-8") as f:
         for p in pairs:

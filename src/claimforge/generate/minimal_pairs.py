@@ -367,20 +367,14 @@ def entity_swap(
     return None
 
 
-def _unmentioned(
-    candidates: Sequence[str], old: str, absent_from: str, rng: random.Random, title_case: bool = True
-) -> str | None:
-    """A same-type entity to put for or beside ``old``, drawn (seeded, ten draws at most) from ``candidates``: not
-    ``old``, not overlapping it, and not in ``absent_from`` (lower-cased text the evidence holds). With
-    ``title_case`` false, entries that start with a capital and go on in lower case are passed over (a name, or a
-    common noun seen at a sentence start: its case mid-sentence is unsure)."""
+def _unmentioned(candidates: Sequence[str], old: str, absent_from: str, rng: random.Random) -> str | None:
+    """A same-type entity to put for ``old``, drawn (seeded, ten draws at most) from ``candidates``: not ``old``,
+    not overlapping it, and not in ``absent_from`` (lower-cased text the evidence holds)."""
     ol = old.lower()
     for _ in range(10):
         new = rng.choice(candidates)
         nl = new.lower()
         if nl == ol or nl in ol or ol in nl or nl in absent_from:
-            continue
-        if not title_case and new[:1].isupper() and new[1:2].islower():
             continue
         return new
     return None
@@ -472,18 +466,84 @@ def _heads_an_object(span: Any) -> bool:
     return not any(t.dep_ in _SUBJECT_DEPS for t in (root, *root.ancestors))
 
 
+class ItemNeighbours:
+    """Same-type entities that could stand beside a mention, most plausible first: entities seen at least
+    ``min_count`` times among all mentions (one-off NER errors such as "hedonic" as a disease drop out), ranked by
+    the cosine similarity of their sentence embeddings to the mention's, kept within ``band`` (below it unrelated:
+    "paracetamol" / "cholesterol" 0.15; above it a synonym or a variant: "paracetamol" / "acetaminophen" 0.68,
+    "breast cancer" / "breast carcinoma" 0.90; all-MiniLM-L6-v2) and sharing no word with the mention. Entries
+    that start with a capital and go on in lower case only are passed over (a name, or a common noun seen at a
+    sentence start: its case mid-sentence is unsure). ``embed`` maps texts to unit vectors."""
+
+    def __init__(
+        self,
+        pool: dict[str, list[str]],
+        embed: Callable[[Sequence[str]], Any],
+        min_count: int = 2,
+        band: tuple[float, float] = (0.3, 0.65),
+    ) -> None:
+        import numpy as np
+
+        self._embed = embed
+        self._band = band
+        self._names: dict[str, list[str]] = {}
+        for label, texts in pool.items():
+            counts = Counter(t.lower() for t in texts)
+            forms: dict[str, Counter[str]] = {}
+            for t in texts:
+                forms.setdefault(t.lower(), Counter())[t] += 1
+            names = sorted(forms[k].most_common(1)[0][0] for k, c in counts.items() if c >= min_count and len(k) > 2)
+            names = [n for n in names if not (n[:1].isupper() and n[1:].islower())]  # "Aspirin", not "HbA1c"
+            if names:
+                self._names[label] = names
+        everything = sorted({n for ns in self._names.values() for n in ns})
+        vectors = np.asarray(embed(everything), dtype=np.float32) if everything else np.zeros((0, 1), np.float32)
+        row = {n: i for i, n in enumerate(everything)}
+        self._matrix = {label: vectors[[row[n] for n in ns]] for label, ns in self._names.items()}
+        self._memo: dict[str, Any] = {}
+
+    def __call__(self, label: str, mention: str, limit: int = 20) -> list[str]:
+        """Up to ``limit`` entities of type ``label`` for beside ``mention``, closest first."""
+        import numpy as np
+
+        names = self._names.get(label)
+        if not names:
+            return []
+        if mention not in self._memo:
+            self._memo[mention] = np.asarray(self._embed([mention]), dtype=np.float32)[0]
+        sims = self._matrix[label] @ self._memo[mention]
+        lo, hi = self._band
+        words = set(re.findall(r"\w+", mention.lower()))
+        out = []
+        for i in np.argsort(-sims, kind="stable"):
+            if sims[i] < lo:
+                break
+            if sims[i] > hi or words & set(re.findall(r"\w+", names[i].lower())):
+                continue
+            out.append(names[i])
+            if len(out) == limit:
+                break
+        return out
+
+
 def added_item(
-    claim: str, mentions: Sequence[Any], doc: Any | None, pool: dict[str, list[str]], evidence: str, rng: random.Random
+    claim: str,
+    mentions: Sequence[Any],
+    doc: Any | None,
+    neighbours: Callable[[str, str], Sequence[str]],
+    evidence: str,
+    rng: random.Random,
+    choices: int = 5,
 ) -> Edit | None:
     """One more item beside a named entity ("reduced HbA1c" -> "reduced HbA1c and LDL cholesterol"): a same-type
-    entity the evidence never mentions. The claim then says more than the evidence shows, the over-claim of a
-    citance that lists more than the cited paper found. Only for a mention that is not (part of) the subject,
-    where "and" would change the verb's number, and not already in a list; needs the parse."""
+    entity the evidence never mentions, drawn (seeded) from the ``choices`` most plausible that ``neighbours``
+    (label, mention → entities, closest first; an ``ItemNeighbours``) offers. The claim then says more than the
+    evidence shows, the over-claim of a citance that lists more than the cited paper found. Only for a mention
+    that is not (part of) the subject, where "and" would change the verb's number, and not already in a list;
+    needs the parse."""
     if doc is None or _NEGATION_WORDS.search(claim):  # "did not reduce X and Y" follows from "did not reduce X"
         return None
-    ents = [m for m in mentions if getattr(m, "source", "ner") == "ner" and pool.get(m.label)]
-    if not ents:
-        return None
+    ents = [m for m in mentions if getattr(m, "source", "ner") == "ner"]
     rng.shuffle(ents)
     absent_from = f"{evidence.lower()}\n{claim.lower()}"  # neither the evidence nor the claim names it
     for m in ents:
@@ -492,8 +552,9 @@ def added_item(
             continue
         if _IN_A_LIST_BEFORE.search(claim[: m.start]) or _IN_A_LIST_AFTER.search(claim[m.end :]):
             continue
-        new = _unmentioned(pool[m.label], m.text, absent_from, rng, title_case=False)
-        if new is not None:
+        options = [n for n in neighbours(m.label, m.text) if n.lower() not in absent_from][:choices]
+        if options:
+            new = rng.choice(options)
             return Edit(claim[: m.end] + " and " + new + claim[m.end :], "added_item", m.text, f"{m.text} and {new}")
     return None
 
@@ -510,9 +571,12 @@ class MinimalPairsConfig(ComponentConfig):
     min_related_similarity: float = 0.25  # TF-IDF cosine of a related passage from another document
     balance: bool = True  # equal counts per label (seeded downsampling)
     prefer_rare_edits: float = 0.8  # chance of picking a direction / number / negation-removal edit when one applies
-    # NEI also by saying more than the evidence: one more item beside an entity ("... and LDL cholesterol"), or the
-    # claim's hedge removed ("may reduce" -> "reduces")
+    # NEI also by saying more than the evidence: one more item beside an entity ("... and LDL cholesterol"; needs
+    # ``embed`` in make_pairs), or the claim's hedge removed ("may reduce" -> "reduces")
     overclaims: bool = False  # version 3 of the judge was trained without them (training/nli/sci_pairs.py --overclaims)
+    item_min_count: int = 2  # an added item is an entity seen at least this often among the mentions
+    item_similarity: tuple[float, float] = (0.3, 0.65)  # its cosine to the mention (ItemNeighbours)
+    item_choices: int = 5  # drawn from this many of the closest
 
 
 @dataclass
@@ -628,10 +692,12 @@ def make_pairs(
     mentions: Mentions | None = None,
     exclude: set[str] | None = None,
     log: Callable[[str], None] | None = None,
+    embed: Callable[[Sequence[str]], Any] | None = None,
 ) -> tuple[list[Pair], dict[str, Any]]:
     """Minimal pairs from ``docs`` and a report of the mix; ``parse`` (texts → spaCy docs) enables negation of
-    the main verb, ``mentions`` (texts → NER mentions) entity swaps; sentences whose normalised text is in
-    ``exclude`` (benchmark texts) are never used."""
+    the main verb, ``mentions`` (texts → NER mentions) entity swaps, ``embed`` (texts → unit vectors) with
+    ``config.overclaims`` the added items; sentences whose normalised text is in ``exclude`` (benchmark texts)
+    are never used."""
     say = log or (lambda m: None)
     rng = random.Random(config.seed)
     cands, skipped = candidates(docs, config, exclude)
@@ -646,6 +712,11 @@ def make_pairs(
                 pool.setdefault(m.label, []).append(m.text)
     related = related_passages(cands, config.min_related_similarity)
     say(f"{len(related)} related passages")
+    neighbours = (
+        ItemNeighbours(pool, embed, config.item_min_count, config.item_similarity)
+        if config.overclaims and embed is not None and parse is not None
+        else None
+    )
     by_label: dict[Label, list[Pair]] = {lab: [] for lab in Label}
     for i, c in enumerate(cands):
         evidence = _window(c.doc, c.index, rng, config.window_before, config.window_after, exclude)
@@ -671,7 +742,9 @@ def make_pairs(
             e
             for e in (
                 entity_swap(c.claim, found[i], pool, ev_text, rng),
-                added_item(c.claim, found[i], parsed[i], pool, ev_text, rng) if config.overclaims else None,
+                added_item(c.claim, found[i], parsed[i], neighbours, ev_text, rng, config.item_choices)
+                if neighbours is not None
+                else None,
                 hedge_removed(c.claim, parsed[i]) if config.overclaims else None,
             )
             if e is not None
