@@ -183,11 +183,12 @@ def test_item_neighbours_are_frequent_close_but_not_synonyms() -> None:
         "paracetamol sodium": (1.0, 0.5, 0.0),  # shares a word
         "Aspirin": (1.0, 1.1, 0.0),  # capital, then lower case: a sentence start or a name
         "hedonic": (1.0, 0.9, 0.0),  # seen once: an NER error
+        "NSAID": (1.0, 0.8, 0.0),  # an abbreviation: its embedding says little
     }
     pool = {
         "Chemical": ["paracetamol", "ibuprofen", "Ibuprofen", "ibuprofen", "naproxen", "naproxen", "acetaminophen"]
         + ["acetaminophen", "cholesterol", "cholesterol", "paracetamol sodium", "paracetamol sodium"]
-        + ["Aspirin", "Aspirin", "hedonic"],
+        + ["Aspirin", "Aspirin", "hedonic", "NSAID", "NSAID"],
         "Disease": ["asthma"],
     }
     near = ItemNeighbours(pool, _embed_table(vectors), min_count=2, band=(0.3, 0.8))
@@ -195,6 +196,7 @@ def test_item_neighbours_are_frequent_close_but_not_synonyms() -> None:
     assert near("Chemical", "paracetamol", limit=1) == ["ibuprofen"]
     assert near("Disease", "paracetamol") == []  # seen once
     assert near("Gene", "paracetamol") == []
+    assert near("Chemical", "NSAID") == []
 
 
 def test_hedge_removed_makes_a_definite_claim(parse) -> None:  # type: ignore[no-untyped-def]

@@ -70,3 +70,32 @@ def test_the_judge_data_has_no_text_on_both_sides() -> None:
         "evidence_inference": 600,
     }
     assert all(c["train"] > 0 for c in counts.values())
+
+
+def test_the_judge_sample_takes_every_over_claim_twice() -> None:
+    sys.path.insert(0, str(ROOT / "training" / "nli"))
+    from nli_data import OVERCLAIM_REPEAT, sample_sci
+
+    from claimforge.generate.minimal_pairs import edit_kind
+
+    def pair(n: int, label: Label, kind: str) -> Pair:
+        return Pair(
+            id=f"sci:d{n}:0{label.value[0]}",
+            claim=f"claim {n}",
+            evidence=(f"evidence {n}",),
+            labels=(label,),
+            source=f"sci:d{n}#0 {kind} x",
+        )
+
+    pool = [pair(n, Label.SUPPORTED, "source") for n in range(100)]
+    pool += [pair(n, Label.REFUTED, "negation_added" if n % 2 else "number") for n in range(100)]
+    pool += [pair(n, Label.NOT_ENOUGH_INFO, "related_passage") for n in range(100)]
+    pool += [pair(n, Label.NOT_ENOUGH_INFO, kind) for n, kind in ((100, "added_item"), (101, "hedge_removed"))]
+    sample = sample_sci(pool, 60)
+    nei = [p for p in sample if p.labels == (Label.NOT_ENOUGH_INFO,)]
+    assert len(sample) == 60 and len(nei) == 20
+    assert sorted(edit_kind(p) for p in nei if edit_kind(p) != "related_passage") == sorted(
+        ["added_item", "hedge_removed"] * OVERCLAIM_REPEAT
+    )
+    refuted = [edit_kind(p) for p in sample if p.labels == (Label.REFUTED,)]
+    assert refuted.count("negation_added") == 6  # capped at a third of 20

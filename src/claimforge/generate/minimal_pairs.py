@@ -466,6 +466,11 @@ def _heads_an_object(span: Any) -> bool:
     return not any(t.dep_ in _SUBJECT_DEPS for t in (root, *root.ancestors))
 
 
+# A short abbreviation ("KOA", "BMDa", "CO2"): its embedding says little about what it stands for, so its
+# neighbours are guesses ("KOA" / "SABA", "CO2" / "cosine")
+_ABBREVIATION = re.compile(r"(?=(?:\w*[A-Z]){2})[\w-]{1,6}")
+
+
 class ItemNeighbours:
     """Same-type entities that could stand beside a mention, most plausible first: entities seen at least
     ``min_count`` times among all mentions (one-off NER errors such as "hedonic" as a disease drop out), ranked by
@@ -473,14 +478,15 @@ class ItemNeighbours:
     "paracetamol" / "cholesterol" 0.15; above it a synonym or a variant: "paracetamol" / "acetaminophen" 0.68,
     "breast cancer" / "breast carcinoma" 0.90; all-MiniLM-L6-v2) and sharing no word with the mention. Entries
     that start with a capital and go on in lower case only are passed over (a name, or a common noun seen at a
-    sentence start: its case mid-sentence is unsure). ``embed`` maps texts to unit vectors."""
+    sentence start: its case mid-sentence is unsure), and short abbreviations are neither given nor offered
+    neighbours. ``embed`` maps texts to unit vectors."""
 
     def __init__(
         self,
         pool: dict[str, list[str]],
         embed: Callable[[Sequence[str]], Any],
-        min_count: int = 2,
-        band: tuple[float, float] = (0.3, 0.65),
+        min_count: int = 3,
+        band: tuple[float, float] = (0.4, 0.65),
     ) -> None:
         import numpy as np
 
@@ -493,7 +499,12 @@ class ItemNeighbours:
             for t in texts:
                 forms.setdefault(t.lower(), Counter())[t] += 1
             names = sorted(forms[k].most_common(1)[0][0] for k, c in counts.items() if c >= min_count and len(k) > 2)
-            names = [n for n in names if not (n[:1].isupper() and n[1:].islower())]  # "Aspirin", not "HbA1c"
+            names = [
+                n
+                for n in names
+                if not (n[:1].isupper() and n[1:].islower())  # "Aspirin", not "HbA1c"
+                and not _ABBREVIATION.fullmatch(n)
+            ]
             if names:
                 self._names[label] = names
         everything = sorted({n for ns in self._names.values() for n in ns})
@@ -507,7 +518,7 @@ class ItemNeighbours:
         import numpy as np
 
         names = self._names.get(label)
-        if not names:
+        if not names or _ABBREVIATION.fullmatch(mention):
             return []
         if mention not in self._memo:
             self._memo[mention] = np.asarray(self._embed([mention]), dtype=np.float32)[0]
@@ -574,8 +585,8 @@ class MinimalPairsConfig(ComponentConfig):
     # NEI also by saying more than the evidence: one more item beside an entity ("... and LDL cholesterol"; needs
     # ``embed`` in make_pairs), or the claim's hedge removed ("may reduce" -> "reduces")
     overclaims: bool = False  # version 3 of the judge was trained without them (training/nli/sci_pairs.py --overclaims)
-    item_min_count: int = 2  # an added item is an entity seen at least this often among the mentions
-    item_similarity: tuple[float, float] = (0.3, 0.65)  # its cosine to the mention (ItemNeighbours)
+    item_min_count: int = 3  # an added item is an entity seen at least this often among the mentions
+    item_similarity: tuple[float, float] = (0.4, 0.65)  # its cosine to the mention (ItemNeighbours)
     item_choices: int = 5  # drawn from this many of the closest
 
 
