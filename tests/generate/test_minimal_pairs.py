@@ -328,7 +328,13 @@ def test_make_pairs_with_overclaims_says_more_than_the_evidence(parse) -> None: 
             out[row, 1 + names.index(t)] = 1.0
         return out / np.sqrt(2.0)
 
-    config = MinimalPairsConfig(seed=2019, balance=False, min_related_similarity=0.9, overclaims=True, item_min_count=1)
+    config = MinimalPairsConfig(
+        seed=2019,
+        balance=False,
+        min_related_similarity=0.9,
+        overclaims=("added_item", "hedge_removed"),
+        item_min_count=1,
+    )
     pairs, report = make_pairs(docs, config, parse=parse, mentions=mentions, embed=embed)
     by_kind = {edit_kind(p): p for p in pairs}
     assert {"added_item", "hedge_removed"} <= set(by_kind), report["kinds_made"]
@@ -341,7 +347,7 @@ def test_make_pairs_with_overclaims_says_more_than_the_evidence(parse) -> None: 
     assert hedged == ["Metformin reduces HbA1c levels in adults with obesity."]
     added = [p.claim for p in pairs if edit_kind(p) == "added_item"]  # seed 2019 picks it over the entity swap
     assert added == ["Exercise lowered LDL cholesterol and glucose in older adults with diabetes."]
-    plain, _ = make_pairs(docs, config.model_copy(update={"overclaims": False}), parse=parse, mentions=mentions)
+    plain, _ = make_pairs(docs, config.model_copy(update={"overclaims": ()}), parse=parse, mentions=mentions)
     assert not {"added_item", "hedge_removed"} & {edit_kind(p) for p in plain}
     unranked, _ = make_pairs(docs, config, parse=parse, mentions=mentions)  # no embeddings: no added items
     assert "added_item" not in {edit_kind(p) for p in unranked}

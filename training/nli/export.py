@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from nli_data import add_data_arguments, data_splits  # noqa: E402
 
 from claimforge.evaluate.experiments import score  # noqa: E402
+from claimforge.generate.minimal_pairs import edit_kind  # noqa: E402
 from claimforge.verify.base import TwoWay, load_verifier  # noqa: E402
 from claimforge.verify.metrics import classification_metrics  # noqa: E402
 
@@ -40,6 +41,11 @@ def heldout_scores(verifier, held) -> dict:  # type: ignore[no-untyped-def]
             "macro_f1": round(m["macro_f1"], 4),
             "seconds": round(time.perf_counter() - t, 1),
         }
+        if name == "sci":  # the minimal pairs: how often each kind of edit is judged right
+            right: dict[str, list[int]] = {}
+            for p, g, y in zip(pairs, gold, pred, strict=True):
+                right.setdefault(f"{p.labels[0].value}:{edit_kind(p)}", []).append(int(g == y))
+            out[name]["accuracy_by_kind"] = {k: [round(sum(v) / len(v), 4), len(v)] for k, v in sorted(right.items())}
         print(name, out[name], flush=True)
     return out
 

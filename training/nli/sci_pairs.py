@@ -83,8 +83,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument(
         "--overclaims",
-        action="store_true",
-        help="also the NOT_ENOUGH_INFO claims that say more than their evidence (added_item, hedge_removed)",
+        nargs="+",
+        default=[],
+        choices=["added_item", "hedge_removed"],
+        help="also these NOT_ENOUGH_INFO claims that say more than their evidence",
     )
     args = ap.parse_args()
     t = time.perf_counter()
@@ -95,10 +97,12 @@ def main() -> None:
     nlp = registry.build("nlp", {"name": "spacy"})
     ner = registry.build("ner", {"name": "spacy", "noun_chunks": False})
     # the added items are ranked by closeness to the mention with the bundled sentence encoder (ItemNeighbours)
-    embedder = registry.build("embedder", {"name": "sentence-transformers"}) if args.overclaims else None
+    embedder = (
+        registry.build("embedder", {"name": "sentence-transformers"}) if "added_item" in args.overclaims else None
+    )
     pairs, report = make_pairs(
         docs,
-        MinimalPairsConfig(seed=args.seed, overclaims=args.overclaims),
+        MinimalPairsConfig(seed=args.seed, overclaims=tuple(args.overclaims)),
         parse=nlp.parse,
         mentions=ner.mentions,
         exclude=exclude,

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from claimforge.io.splits import text_key
 from claimforge.records import Document, Label, Pair
@@ -582,9 +582,11 @@ class MinimalPairsConfig(ComponentConfig):
     min_related_similarity: float = 0.25  # TF-IDF cosine of a related passage from another document
     balance: bool = True  # equal counts per label (seeded downsampling)
     prefer_rare_edits: float = 0.8  # chance of picking a direction / number / negation-removal edit when one applies
-    # NEI also by saying more than the evidence: one more item beside an entity ("... and LDL cholesterol"; needs
-    # ``embed`` in make_pairs), or the claim's hedge removed ("may reduce" -> "reduces")
-    overclaims: bool = False  # version 3 of the judge was trained without them (training/nli/sci_pairs.py --overclaims)
+    # NEI also by saying more than the evidence, these kinds of it: "added_item", one more item beside an entity
+    # ("... and LDL cholesterol"; needs ``embed`` in make_pairs; a blind reading found 12 of 30 nonsense in place,
+    # docs/models/nli.md), and "hedge_removed", the claim's hedge removed ("may reduce" -> "reduces"). Version 3 of
+    # the judge was trained without either (training/nli/sci_pairs.py --overclaims KIND ...)
+    overclaims: tuple[Literal["added_item", "hedge_removed"], ...] = ()
     item_min_count: int = 3  # an added item is an entity seen at least this often among the mentions
     item_similarity: tuple[float, float] = (0.4, 0.65)  # its cosine to the mention (ItemNeighbours)
     item_choices: int = 5  # drawn from this many of the closest
@@ -707,8 +709,8 @@ def make_pairs(
 ) -> tuple[list[Pair], dict[str, Any]]:
     """Minimal pairs from ``docs`` and a report of the mix; ``parse`` (texts → spaCy docs) enables negation of
     the main verb, ``mentions`` (texts → NER mentions) entity swaps, ``embed`` (texts → unit vectors) with
-    ``config.overclaims`` the added items; sentences whose normalised text is in ``exclude`` (benchmark texts)
-    are never used."""
+    ``"added_item"`` in ``config.overclaims`` the added items; sentences whose normalised text is in ``exclude``
+    (benchmark texts) are never used."""
     say = log or (lambda m: None)
     rng = random.Random(config.seed)
     cands, skipped = candidates(docs, config, exclude)
@@ -725,7 +727,7 @@ def make_pairs(
     say(f"{len(related)} related passages")
     neighbours = (
         ItemNeighbours(pool, embed, config.item_min_count, config.item_similarity)
-        if config.overclaims and embed is not None and parse is not None
+        if "added_item" in config.overclaims and embed is not None and parse is not None
         else None
     )
     by_label: dict[Label, list[Pair]] = {lab: [] for lab in Label}
@@ -756,7 +758,7 @@ def make_pairs(
                 added_item(c.claim, found[i], parsed[i], neighbours, ev_text, rng, config.item_choices)
                 if neighbours is not None
                 else None,
-                hedge_removed(c.claim, parsed[i]) if config.overclaims else None,
+                hedge_removed(c.claim, parsed[i]) if "hedge_removed" in config.overclaims else None,
             )
             if e is not None
         ]
