@@ -584,3 +584,25 @@ def test_unusable_edits_do_not_use_up_the_cap() -> None:
     negator = registry.build("negator", {"name": "numeric", "max_edits": 1, "nli": None})
     (neg,) = negator.negate([claim], evidence=[("Of the placebo group, 30% responded.",)])  # 45% is not stated
     assert neg.text is not None and "45%" in neg.text and "30%" not in neg.text
+
+
+@pytest.mark.parametrize(
+    ("claim", "design"),
+    [
+        ("At 12 months, pain fell in 40% of patients.", {"12 months"}),
+        ("Pain fell more in the two groups given 40 mg.", {"two"}),
+        ("The 10-year risk of fracture was 14% in women.", {"10-year"}),  # a risk horizon
+        ("Patients completed an 800 m swim in 12 minutes.", {"800 m"}),  # a distance that names the task
+        ("The 6-minute walk distance increased by 35 m.", {"6-minute"}),
+        ("Among 5-year-old children, 30% slept 30 minutes longer.", {"5-year"}),
+        # results: a measured amount, a change, a duration that is the outcome
+        ("Survival of 5 years was reached by 60% of patients.", set()),
+        ("Treatment gave a 2-year gain in survival in 20% of patients.", set()),
+    ],
+)
+def test_design_numbers_are_told_from_results(claim: str, design: set[str]) -> None:
+    from claimforge.generate.numeric import design_number
+
+    edits = numeric_edits(claim, random.Random(0), max_edits=10)
+    assert edits
+    assert {e.original for e in edits if design_number(claim, e)} == design

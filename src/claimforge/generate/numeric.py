@@ -1759,14 +1759,115 @@ _DESIGN_NOUN = re.compile(
 )
 
 
+# A duration or a distance that names what was measured when it stands before a noun: "the 10-year risk", "an 800 m
+# swim", "the 6-minute walk test", "5-year-old children"
+_DESIGN_UNIT = re.compile(
+    r"\d[\d.,]*(?:\s*[–-]\s*\d[\d.,]*)?(\s*-\s*|\s+)(h|hrs?|hours?|mins?|minutes?|days?|weeks?|wks?|months?|years?|yrs?"
+    r"|m|km|metres?|meters?|miles?)$",
+    re.IGNORECASE,
+)
+_NEXT_WORD = re.compile(r"^(-old\b)?[\s-]+([A-Za-z][\w-]*)")
+# ... but not before a word that makes the quantity the result ("a 2-year gain in survival") or that follows a
+# measured amount ("5 years was reached", "30 minutes longer")
+_RESULT_NOUNS = frozenset(
+    [
+        "increase",
+        "increases",
+        "decrease",
+        "decreases",
+        "reduction",
+        "reductions",
+        "rise",
+        "fall",
+        "drop",
+        "gain",
+        "gains",
+        "loss",
+        "losses",
+        "improvement",
+        "improvements",
+        "change",
+        "changes",
+        "difference",
+        "differences",
+        "delay",
+        "extension",
+        "prolongation",
+        "benefit",
+        "advantage",
+    ]
+)
+_FUNCTION_WORDS = frozenset(
+    [
+        "of",
+        "in",
+        "and",
+        "or",
+        "was",
+        "were",
+        "is",
+        "are",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "after",
+        "before",
+        "later",
+        "earlier",
+        "longer",
+        "shorter",
+        "more",
+        "less",
+        "than",
+        "for",
+        "to",
+        "at",
+        "with",
+        "from",
+        "on",
+        "by",
+        "compared",
+        "vs",
+        "versus",
+        "respectively",
+        "but",
+        "that",
+        "which",
+        "who",
+        "when",
+        "while",
+        "since",
+        "during",
+        "per",
+        "each",
+        "as",
+        "into",
+        "among",
+        "between",
+        "without",
+    ]
+)
+
+
 def design_number(claim: str, edit: NumericEdit) -> bool:
     """A number that describes the study's design, not its result: a follow-up time ("At 12 months", "after 6
-    months' intervention") or a count of groups, arms, sessions, parameters ("between the two groups"). Changing
-    it makes the claim unverifiable (the study has no 26-month data, no four groups), not false."""
+    months' intervention"), a count of groups, arms, sessions, parameters ("between the two groups"), or a
+    duration or distance before the noun it measures ("the 10-year risk", "an 800 m swim"). Changing it makes the
+    claim unverifiable (the study has no 26-month data, no four groups, no 1300 m swim), not false."""
     before, after = claim[: edit.start], claim[edit.end :]
     unit_in_span = _TIME_UNIT.search(re.sub(r"^[\d.,\s–-]+", "", edit.original))
     if (_TIME_UNIT.match(after) or unit_in_span) and _BEFORE_TIME.search(before):
         return True
+    unit = _DESIGN_UNIT.fullmatch(edit.original.strip())
+    following = _NEXT_WORD.match(after) if unit else None
+    if unit and following:
+        word = following.group(2).lower()
+        if following.group(1):  # "5-year-old"
+            return True
+        if word not in _RESULT_NOUNS and (unit.group(1).strip() == "-" or word not in _FUNCTION_WORDS):
+            return True
     return bool(_DESIGN_NOUN.match(after))
 
 

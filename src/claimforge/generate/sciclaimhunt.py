@@ -376,7 +376,7 @@ class SciClaimHunt(Pipeline):
                 ("item", "claims"),
                 ("claims",),
                 ("negation", "numeric", "entity"),
-                version="2",
+                version="3",  # 3: no numeric change of a duration or distance before its noun ("10-year risk")
             ),
             Stage(
                 "mismatch",
