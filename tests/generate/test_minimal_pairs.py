@@ -158,6 +158,9 @@ def test_added_item_puts_an_unmentioned_entity_beside_an_object_not_a_subject(pa
     drawn = {added_item(claim, mentions, doc, three, "", random.Random(s), choices=3).new for s in range(30)}  # type: ignore[union-attr]
     assert drawn == {"HbA1c and renin", "HbA1c and ferritin", "HbA1c and albumin"}  # seeded, among the closest
     assert added_item(claim, mentions, doc, three, "", random.Random(0), choices=1).new == "HbA1c and renin"  # type: ignore[union-attr]
+    # an item the evidence names is passed over before the choice is cut to the closest
+    named = "Renin was measured."
+    assert added_item(claim, mentions, doc, three, named, random.Random(0), choices=1).new == "HbA1c and ferritin"  # type: ignore[union-attr]
 
 
 def _embed_table(vectors: dict[str, tuple[float, ...]]):  # type: ignore[no-untyped-def]
@@ -180,19 +183,28 @@ def test_item_neighbours_are_frequent_close_but_not_synonyms() -> None:
         "naproxen": (1.0, 2.0, 0.0),  # 0.45
         "acetaminophen": (1.0, 0.1, 0.0),  # 0.995: a synonym
         "cholesterol": (0.0, 0.0, 1.0),  # 0: unrelated
-        "paracetamol sodium": (1.0, 0.5, 0.0),  # shares a word
+        "paracetamol sodium": (1.0, 1.2, 0.0),  # 0.64, but shares a word
         "Aspirin": (1.0, 1.1, 0.0),  # capital, then lower case: a sentence start or a name
         "hedonic": (1.0, 0.9, 0.0),  # seen once: an NER error
         "NSAID": (1.0, 0.8, 0.0),  # an abbreviation: its embedding says little
     }
     pool = {
-        "Chemical": ["paracetamol", "ibuprofen", "Ibuprofen", "ibuprofen", "naproxen", "naproxen", "acetaminophen"]
+        "Chemical": [
+            "paracetamol",
+            "ibuprofen",
+            "Ibuprofen",
+            "ibuprofen",
+            "Naproxen",
+            "Naproxen",
+            "naproxen",
+            "acetaminophen",
+        ]
         + ["acetaminophen", "cholesterol", "cholesterol", "paracetamol sodium", "paracetamol sodium"]
         + ["Aspirin", "Aspirin", "hedonic", "NSAID", "NSAID"],
         "Disease": ["asthma"],
     }
     near = ItemNeighbours(pool, _embed_table(vectors), min_count=2, band=(0.3, 0.8))
-    assert near("Chemical", "paracetamol") == ["ibuprofen", "naproxen"]  # closest first
+    assert near("Chemical", "paracetamol") == ["ibuprofen", "naproxen"]  # closest first; in lower case, as mid-sentence
     assert near("Chemical", "paracetamol", limit=1) == ["ibuprofen"]
     assert near("Disease", "paracetamol") == []  # seen once
     assert near("Gene", "paracetamol") == []
@@ -349,5 +361,5 @@ def test_make_pairs_with_overclaims_says_more_than_the_evidence(parse) -> None: 
     assert added == ["Exercise lowered LDL cholesterol and glucose in older adults with diabetes."]
     plain, _ = make_pairs(docs, config.model_copy(update={"overclaims": ()}), parse=parse, mentions=mentions)
     assert not {"added_item", "hedge_removed"} & {edit_kind(p) for p in plain}
-    unranked, _ = make_pairs(docs, config, parse=parse, mentions=mentions)  # no embeddings: no added items
-    assert "added_item" not in {edit_kind(p) for p in unranked}
+    with pytest.raises(ValueError, match="sentence embeddings"):  # added items are ranked, never drawn blind
+        make_pairs(docs, config, parse=parse, mentions=mentions)

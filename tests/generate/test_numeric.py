@@ -598,6 +598,11 @@ def test_unusable_edits_do_not_use_up_the_cap() -> None:
         # results: a measured amount, a change, a duration that is the outcome
         ("Survival of 5 years was reached by 60% of patients.", set()),
         ("Treatment gave a 2-year gain in survival in 20% of patients.", set()),
+        ("There was a 3-month survival gain in 20% of patients.", set()),
+        ("Median survival was 14 months overall in 20% of patients.", set()),
+        ("Patients walked 400 m further, 20% more than controls.", set()),
+        ("Survival was 5 years longer in 20% of patients.", set()),
+        ("The 10 year risk of fracture was 14% in women.", {"10 year"}),
     ],
 )
 def test_design_numbers_are_told_from_results(claim: str, design: set[str]) -> None:

@@ -45,7 +45,7 @@ def heldout_scores(verifier, held) -> dict:  # type: ignore[no-untyped-def]
             right: dict[str, list[int]] = {}
             for p, g, y in zip(pairs, gold, pred, strict=True):
                 right.setdefault(f"{p.labels[0].value}:{edit_kind(p)}", []).append(int(g == y))
-            out[name]["accuracy_by_kind"] = {k: [round(sum(v) / len(v), 4), len(v)] for k, v in sorted(right.items())}
+            out[name]["accuracy_by_kind"] = {k: [round(sum(h) / len(h), 4), len(h)] for k, h in sorted(right.items())}
         print(name, out[name], flush=True)
     return out
 

@@ -42,10 +42,12 @@ SCI_TRAIN = 45000  # a seeded sample of the scientific minimal pairs (of ~200k) 
 # sentence allows, and too many would teach the judge that "not" alone means REFUTED.
 SCI_NEGATION_SHARE = 1 / 3
 SEED = 2026
-# The claims that say more than their evidence (sci_pairs.py --overclaims) are about 2.5% of the NOT_ENOUGH_INFO
-# pairs made, and the over-claiming citance is the judge's commonest miss: all of them join the sample, repeated.
+# The claims that say more than their evidence (sci_pairs.py --overclaims) are about 1-2.5% of the NOT_ENOUGH_INFO
+# pairs made, and the over-claiming citance is the judge's commonest miss: when the scientific pairs are sampled,
+# they join the sample first, each repeated, up to a share of the label's sample.
 OVERCLAIMS = ("added_item", "hedge_removed")
 OVERCLAIM_REPEAT = 2
+OVERCLAIM_SHARE = 1 / 3
 # The real scientific pairs are few next to the rest (about 7k of 125k train pairs) and are the signal the
 # benchmarks' real claims need: each is repeated in the training set (not in dev or held-out).
 REAL_REPEAT = 3
@@ -93,8 +95,8 @@ def read_built(name: str, folder: Path) -> list[Pair]:
 
 def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
     """A seeded sample of ``n`` scientific pairs, equal per label, with main-verb negations capped among the
-    REFUTED ones (``SCI_NEGATION_SHARE``) and every over-claim among the NOT_ENOUGH_INFO ones, repeated
-    (``OVERCLAIM_REPEAT``)."""
+    REFUTED ones (``SCI_NEGATION_SHARE``) and the over-claims first among the NOT_ENOUGH_INFO ones, each repeated
+    (``OVERCLAIM_REPEAT``), up to ``OVERCLAIM_SHARE`` of the label's sample."""
     rng = random.Random(SEED)
     per_label = n // 3
     out: list[Pair] = []
@@ -107,7 +109,9 @@ def sample_sci(pairs: list[Pair], n: int) -> list[Pair]:
             k = min(len(negated), max(int(per_label * SCI_NEGATION_SHARE), per_label - len(other)))
             pool = other[: per_label - k] + negated[:k]
         elif label == "NOT_ENOUGH_INFO":
-            over = [p for p in pool if edit_kind(p) in OVERCLAIMS]
+            over = [p for p in pool if edit_kind(p) in OVERCLAIMS][
+                : int(per_label * OVERCLAIM_SHARE) // OVERCLAIM_REPEAT
+            ]
             pool = over * OVERCLAIM_REPEAT + [p for p in pool if edit_kind(p) not in OVERCLAIMS]
         out.extend(pool[:per_label])
     rng.shuffle(out)

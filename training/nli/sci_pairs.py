@@ -96,9 +96,12 @@ def main() -> None:
     print(f"{len(docs)} documents, {len(exclude)} benchmark texts excluded", flush=True)
     nlp = registry.build("nlp", {"name": "spacy"})
     ner = registry.build("ner", {"name": "spacy", "noun_chunks": False})
-    # the added items are ranked by closeness to the mention with the bundled sentence encoder (ItemNeighbours)
+    # the added items are ranked by closeness to the mention with the bundled sentence encoder (ItemNeighbours);
+    # fp32 torch, so that the same seed gives the same pairs on every CPU (bf16 could move a cosine across the band)
     embedder = (
-        registry.build("embedder", {"name": "sentence-transformers"}) if "added_item" in args.overclaims else None
+        registry.build("embedder", {"name": "sentence-transformers", "runtime": "torch"})
+        if "added_item" in args.overclaims
+        else None
     )
     pairs, report = make_pairs(
         docs,

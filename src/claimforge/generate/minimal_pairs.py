@@ -471,15 +471,20 @@ def _heads_an_object(span: Any) -> bool:
 _ABBREVIATION = re.compile(r"(?=(?:\w*[A-Z]){2})[\w-]{1,6}")
 
 
+def _titled(text: str) -> bool:
+    """Capitalised at the start only ("Aspirin"): a name, or a common noun seen at a sentence start."""
+    return text[:1].isupper() and text[1:].islower()
+
+
 class ItemNeighbours:
     """Same-type entities that could stand beside a mention, most plausible first: entities seen at least
     ``min_count`` times among all mentions (one-off NER errors such as "hedonic" as a disease drop out), ranked by
     the cosine similarity of their sentence embeddings to the mention's, kept within ``band`` (below it unrelated:
     "paracetamol" / "cholesterol" 0.15; above it a synonym or a variant: "paracetamol" / "acetaminophen" 0.68,
-    "breast cancer" / "breast carcinoma" 0.90; all-MiniLM-L6-v2) and sharing no word with the mention. Entries
-    that start with a capital and go on in lower case only are passed over (a name, or a common noun seen at a
-    sentence start: its case mid-sentence is unsure), and short abbreviations are neither given nor offered
-    neighbours. ``embed`` maps texts to unit vectors."""
+    "breast cancer" / "breast carcinoma" 0.90; all-MiniLM-L6-v2) and sharing no word with the mention. An
+    entity is offered in its commonest spelling that is not capitalised at the start only (such a spelling is a
+    name, or a common noun seen at a sentence start: its case mid-sentence is unsure), and short abbreviations are
+    neither given nor offered neighbours. ``embed`` maps texts to unit vectors."""
 
     def __init__(
         self,
@@ -494,17 +499,18 @@ class ItemNeighbours:
         self._band = band
         self._names: dict[str, list[str]] = {}
         for label, texts in pool.items():
-            counts = Counter(t.lower() for t in texts)
             forms: dict[str, Counter[str]] = {}
             for t in texts:
                 forms.setdefault(t.lower(), Counter())[t] += 1
-            names = sorted(forms[k].most_common(1)[0][0] for k, c in counts.items() if c >= min_count and len(k) > 2)
-            names = [
-                n
-                for n in names
-                if not (n[:1].isupper() and n[1:].islower())  # "Aspirin", not "HbA1c"
-                and not _ABBREVIATION.fullmatch(n)
-            ]
+            names = []
+            for key, spellings in sorted(forms.items()):
+                if len(key) <= 2 or spellings.total() < min_count:
+                    continue
+                # the commonest spelling that is not capitalised only at the start ("Metformin" opening a
+                # sentence); "LDL cholesterol" keeps its case
+                usable = [f for f, _ in sorted(spellings.items(), key=lambda fc: (-fc[1], fc[0])) if not _titled(f)]
+                if usable and not _ABBREVIATION.fullmatch(usable[0]):
+                    names.append(usable[0])
             if names:
                 self._names[label] = names
         everything = sorted({n for ns in self._names.values() for n in ns})
@@ -546,7 +552,8 @@ def added_item(
     rng: random.Random,
     choices: int = 5,
 ) -> Edit | None:
-    """One more item beside a named entity ("reduced HbA1c" -> "reduced HbA1c and LDL cholesterol"): a same-type
+    """One more item beside a named entity ("lowered LDL cholesterol" -> "lowered LDL cholesterol and fasting
+    glucose"): a same-type
     entity the evidence never mentions, drawn (seeded) from the ``choices`` most plausible that ``neighbours``
     (label, mention → entities, closest first; an ``ItemNeighbours``) offers. The claim then says more than the
     evidence shows, the over-claim of a citance that lists more than the cited paper found. Only for a mention
@@ -725,11 +732,11 @@ def make_pairs(
                 pool.setdefault(m.label, []).append(m.text)
     related = related_passages(cands, config.min_related_similarity)
     say(f"{len(related)} related passages")
-    neighbours = (
-        ItemNeighbours(pool, embed, config.item_min_count, config.item_similarity)
-        if "added_item" in config.overclaims and embed is not None and parse is not None
-        else None
-    )
+    neighbours = None
+    if "added_item" in config.overclaims:
+        if embed is None or parse is None:
+            raise ValueError("added items (overclaims: added_item) need the parse and the sentence embeddings")
+        neighbours = ItemNeighbours(pool, embed, config.item_min_count, config.item_similarity)
     by_label: dict[Label, list[Pair]] = {lab: [] for lab in Label}
     for i, c in enumerate(cands):
         evidence = _window(c.doc, c.index, rng, config.window_before, config.window_after, exclude)

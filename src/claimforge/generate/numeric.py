@@ -1692,7 +1692,9 @@ class NumericNegator:
         self.config = config
         self.nli = registry.build("nli", config.nli) if config.nli is not None else None
         gate = f";nli={self.nli.model_id}" if self.nli is not None else ""
-        self.model_id = f"numeric(magnitude={config.magnitude}{gate})"
+        # the rule version: cached negations of an older rule are not reused (2: durations and distances before
+        # the noun they measure are design numbers)
+        self.model_id = f"numeric/2(magnitude={config.magnitude}{gate})"
 
     def negate(
         self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
@@ -1766,89 +1768,26 @@ _DESIGN_UNIT = re.compile(
     r"|m|km|metres?|meters?|miles?)$",
     re.IGNORECASE,
 )
-_NEXT_WORD = re.compile(r"^(-old\b)?[\s-]+([A-Za-z][\w-]*)")
-# ... but not before a word that makes the quantity the result ("a 2-year gain in survival") or that follows a
-# measured amount ("5 years was reached", "30 minutes longer")
+# ... where the noun is what the duration or distance delimits. Written with a hyphen ("10-year"), the number is
+# attributive unless a result noun follows within three words ("a 3-month survival gain"); written with a space
+# ("800 m swim"), only before one of these nouns, and never after "by" or "of" ("by 5 years", "of 400 m")
 _RESULT_NOUNS = frozenset(
-    [
-        "increase",
-        "increases",
-        "decrease",
-        "decreases",
-        "reduction",
-        "reductions",
-        "rise",
-        "fall",
-        "drop",
-        "gain",
-        "gains",
-        "loss",
-        "losses",
-        "improvement",
-        "improvements",
-        "change",
-        "changes",
-        "difference",
-        "differences",
-        "delay",
-        "extension",
-        "prolongation",
-        "benefit",
-        "advantage",
-    ]
+    re.findall(
+        r"\S+",
+        "increase increases decrease decreases reduction reductions rise fall drop gain gains loss losses improvement "
+        "improvements change changes difference differences delay extension prolongation benefit advantage",
+    )
 )
-_FUNCTION_WORDS = frozenset(
-    [
-        "of",
-        "in",
-        "and",
-        "or",
-        "was",
-        "were",
-        "is",
-        "are",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
-        "after",
-        "before",
-        "later",
-        "earlier",
-        "longer",
-        "shorter",
-        "more",
-        "less",
-        "than",
-        "for",
-        "to",
-        "at",
-        "with",
-        "from",
-        "on",
-        "by",
-        "compared",
-        "vs",
-        "versus",
-        "respectively",
-        "but",
-        "that",
-        "which",
-        "who",
-        "when",
-        "while",
-        "since",
-        "during",
-        "per",
-        "each",
-        "as",
-        "into",
-        "among",
-        "between",
-        "without",
-    ]
+_DELIMITED_NOUNS = frozenset(
+    re.findall(
+        r"\S+",
+        "risk risks survival mortality incidence recurrence outcome outcomes follow-up followup visit visits walk swim "
+        "run race test trial study course program programme intervention treatment period window interval horizon "
+        "cohort exercise training",
+    )
 )
+_NEXT_WORDS = re.compile(r"^(-old\b)?((?:[\s-]+[A-Za-z][\w-]*){1,3})")
+_AMOUNT_BEFORE = re.compile(r"\b(by|of)\s*$", re.IGNORECASE)
 
 
 def design_number(claim: str, edit: NumericEdit) -> bool:
@@ -1861,12 +1800,14 @@ def design_number(claim: str, edit: NumericEdit) -> bool:
     if (_TIME_UNIT.match(after) or unit_in_span) and _BEFORE_TIME.search(before):
         return True
     unit = _DESIGN_UNIT.fullmatch(edit.original.strip())
-    following = _NEXT_WORD.match(after) if unit else None
+    following = _NEXT_WORDS.match(after) if unit else None
     if unit and following:
-        word = following.group(2).lower()
         if following.group(1):  # "5-year-old"
             return True
-        if word not in _RESULT_NOUNS and (unit.group(1).strip() == "-" or word not in _FUNCTION_WORDS):
+        words = [w.lower() for w in re.findall(r"[A-Za-z][\w-]*", following.group(2))]
+        if unit.group(1).strip() == "-":
+            return not _RESULT_NOUNS.intersection(words)
+        if words[0] in _DELIMITED_NOUNS and not _AMOUNT_BEFORE.search(before):
             return True
     return bool(_DESIGN_NOUN.match(after))
 
