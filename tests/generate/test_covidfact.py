@@ -472,3 +472,21 @@ def test_design_subtitles_and_mechanism_clauses() -> None:
     claim = "BCL9 promotes tumor progression by conferring enhanced proliferative properties."
     assert _MECHANISM_AFTER.search(claim, claim.index("promotes"))  # reversing "promotes" contradicts "by conferring"
     assert not _MECHANISM_AFTER.search("Aspirin reduces fever in children.", 8)
+
+
+def test_an_antonym_keeps_the_preposition_after_it() -> None:
+    from claimforge.generate.covidfact import loses_preposition
+    from claimforge.registry import registry
+
+    lm = registry.build("lm", {"name": "ngram"})  # the shipped n-gram LM
+    assert lm.next_word_logprob("Obesity is related", "to") > lm.next_word_logprob("Obesity is dissociated", "to")
+
+    def lost(claim: str, word: str, sub: str, drop: float | None = 3.5) -> bool:
+        start = claim.index(word)
+        return loses_preposition(lm, claim, start, start + len(word), sub, drop)
+
+    assert lost("Obesity is related to asthma in children.", "related", "dissociated")
+    assert not lost("Bile acids are favorable for growth.", "favorable", "unfavorable")
+    assert not lost("Obesity is related to asthma in children.", "related", "dissociated", drop=None)  # off
+    assert not lost("Obesity is related.", "related", "dissociated")  # no preposition after it
+    assert not loses_preposition(object(), "Obesity is related to asthma.", 11, 18, "dissociated", 3.5)  # no n-gram LM

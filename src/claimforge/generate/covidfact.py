@@ -119,6 +119,10 @@ class CovidFactConfig(LabelCheckConfig):
     # non-words and inflections no one writes ("negatived"); as KBIN's floor. 0 (or lm: null) turns it off.
     lm: dict[str, Any] | None = {"name": "ngram"}
     min_word_frequency: float = Field(1e-6, ge=0, le=1)
+    # A knowledge-base antonym before a preposition must take it about as well as the word it replaces: not more
+    # than this many nats less likely in the n-gram LM ("related to" -> "dissociated to": 5.7; "favorable for" ->
+    # "unfavorable for": 2.9). None turns it off.
+    max_preposition_drop: float | None = Field(3.5, ge=0)
     gate: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_JUDGE))
     gate_against: Literal["claim", "evidence", "both"] = "both"
     min_contradiction: float = Field(0.70, ge=0, le=1)
@@ -276,6 +280,7 @@ class CovidFact(Pipeline):
                     "substitutes",
                     "lm",
                     "min_word_frequency",
+                    "max_preposition_drop",
                     "gate",
                     "gate_against",
                     "min_contradiction",
@@ -286,8 +291,9 @@ class CovidFact(Pipeline):
                 # 5: the claim check rejects a lone subordinate clause; 6: a curated opposite excludes WordNet's
                 # antonyms of the word, and a plain adjective is not replaced by a superlative (blind reading 3);
                 # 7: no antonym for an attributive adjective (blind reading 4); 8: no reversal before a mechanism
-                # clause ("… by conferring …", blind reading 5)
-                version="8",
+                # clause ("… by conferring …", blind reading 5); 9: an antonym keeps the preposition after it
+                # ("related to" -> "dissociated to", blind reading 6)
+                version="9",
             ),
             Stage(
                 "pair NEI evidence",
@@ -471,6 +477,10 @@ class CovidFact(Pipeline):
                 sub = f.text if f.kind == "direction" else in_form_of(f.text, pos, tag)  # already in form
                 if sub is None or sub.lower() in seen or not _real_substitute(sub, word) or self._rare(sub):
                     continue
+                if f.kind == "antonym" and loses_preposition(
+                    self.component("lm"), claim, start, end, sub, c.max_preposition_drop
+                ):
+                    continue  # "is related to" -> "is dissociated to" (blind reading 6)
                 seen.add(sub.lower())
                 text = _with_article(claim[:start], sub) + sub + claim[end:]
                 per_unit[n].append(
@@ -674,6 +684,9 @@ _MECHANISM_AFTER = re.compile(r"\b(?:by|through|via)\s+\w+ing\b", re.IGNORECASE)
 # A title that asks: "Why females live longer than males", "How to measure ...", "Whether ..." (not "When X, Y").
 _WH_TITLE = re.compile(r"^(?:why|how|what|whether)\b", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
+_PREPOSITIONS = frozenset(
+    re.findall(r"\S+", "to for in of with at by on from into against between among toward towards")
+)
 _FUNCTION_WORDS = frozenset(
     re.findall(
         r"\S+",
@@ -681,6 +694,19 @@ _FUNCTION_WORDS = frozenset(
         "that which who when where while because if",
     )
 )
+
+
+def loses_preposition(lm: Any, claim: str, start: int, end: int, sub: str, max_drop: float | None) -> bool:
+    """Whether ``sub`` put for ``claim[start:end]`` takes the preposition after it far less well than the word it
+    replaces: more than ``max_drop`` nats less likely next in the n-gram ``lm`` ("related to" -> "dissociated to")."""
+    m = _NEXT_WORD.match(claim, end)
+    if max_drop is None or not hasattr(lm, "next_word_logprob") or m is None or m.group(1).lower() not in _PREPOSITIONS:
+        return False
+    prep = m.group(1).lower()
+    before = claim[:start]
+    return bool(
+        lm.next_word_logprob(before + claim[start:end], prep) - lm.next_word_logprob(before + sub, prep) > max_drop
+    )
 
 
 def _attributive(claim: str, end: int) -> bool:
