@@ -472,6 +472,16 @@ def test_design_subtitles_and_mechanism_clauses() -> None:
     claim = "BCL9 promotes tumor progression by conferring enhanced proliferative properties."
     assert _MECHANISM_AFTER.search(claim, claim.index("promotes"))  # reversing "promotes" contradicts "by conferring"
     assert not _MECHANISM_AFTER.search("Aspirin reduces fever in children.", 8)
+    from claimforge.generate.covidfact import _PURPOSE_AFTER
+
+    claim = (
+        "The MCM8-MCM9 complex promotes RAD51 recruitment at DNA damage sites to facilitate homologous recombination."
+    )
+    assert _PURPOSE_AFTER.search(claim, claim.index("promotes"))
+    # it matches after an adjective too, but the rule is applied to reversed verbs only: "Cdk1 is sufficient to drive
+    # the cell cycle" keeps its counter-claim "insufficient to drive"
+    assert _PURPOSE_AFTER.search("Cdk1 is sufficient to drive the cell cycle.", 0) is not None
+    assert not _PURPOSE_AFTER.search("Survival increased to 80% in treated mice.", 0)  # "to" and a number
 
 
 def test_an_antonym_keeps_the_preposition_after_it() -> None:

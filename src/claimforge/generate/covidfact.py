@@ -292,7 +292,7 @@ class CovidFact(Pipeline):
                 # antonyms of the word, and a plain adjective is not replaced by a superlative (blind reading 3);
                 # 7: no antonym for an attributive adjective (blind reading 4); 8: no reversal before a mechanism
                 # clause ("… by conferring …", blind reading 5); 9: an antonym keeps the preposition after it
-                # ("related to" -> "dissociated to", blind reading 6)
+                # ("related to" -> "dissociated to"), no reversed verb before a purpose clause (blind reading 6)
                 version="9",
             ),
             Stage(
@@ -461,6 +461,8 @@ class CovidFact(Pipeline):
             seen: set[str] = set()
             if _MECHANISM_AFTER.search(claim, end):  # "BCL9 promotes tumour progression by conferring …"
                 continue  # reversing the verb contradicts the mechanism the sentence gives (blind reading 5)
+            if pos == "VERB" and _PURPOSE_AFTER.search(claim, end):  # "… promotes X to facilitate Y"
+                continue  # reversing the verb contradicts the purpose the sentence gives (blind reading 6)
             opposite = direction_opposite(word) or _necessity_opposite(word)
             if opposite is not None:
                 # the curated opposite only: WordNet's antonyms of these words read as broken English ("is
@@ -681,6 +683,14 @@ _DESIGN_SUBTITLE = re.compile(
 )
 # A mechanism clause after the word: "… by conferring", "… through binding", "… via activating".
 _MECHANISM_AFTER = re.compile(r"\b(?:by|through|via)\s+\w+ing\b", re.IGNORECASE)
+# A purpose clause after a verb: "… suppresses RAD51 recruitment … to facilitate homologous recombination" states
+# what the verb's action is for, so the reversed verb contradicts it ("in order to", or "to" and a verb of purpose).
+_PURPOSE_AFTER = re.compile(
+    r"\bin order to\b|\bto\s+(?:facilitate|promote|enable|allow|ensure|drive|induce|prevent|protect|maintain|regulate"
+    r"|control|limit|restrict|support|enhance|inhibit|suppress|activate|repress|block|trigger|mediate|coordinate"
+    r"|sustain|preserve|stabili[sz]e|restore|initiate|license|establish|permit|counteract|antagonize)\b",
+    re.IGNORECASE,
+)
 # A title that asks: "Why females live longer than males", "How to measure ...", "Whether ..." (not "When X, Y").
 _WH_TITLE = re.compile(r"^(?:why|how|what|whether)\b", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
