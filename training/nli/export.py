@@ -1,4 +1,5 @@
-"""Evaluate a judge on its held-out slices, and ship a run's best model (fp16 safetensors) as the embedded one.
+"""Evaluate a judge on its held-out slices, and ship a model (a run's best, or any saved one; fp16 safetensors) as the
+embedded one.
 
     python training/nli/export.py --model src/claimforge/models/nli-minilm --sci build/sci_pairs/pairs.jsonl \
         --out build/heldout_old.json                                    # any saved model, nothing shipped
@@ -55,7 +56,7 @@ def main() -> None:
     ap.add_argument("--run", type=Path, default=None, help="a training run (its best/ is used)")
     ap.add_argument("--model", type=Path, default=None, help="a saved model to score instead of a run")
     add_data_arguments(ap)
-    ap.add_argument("--ship", type=Path, default=None, help="write the run's best model here, fp16")
+    ap.add_argument("--ship", type=Path, default=None, help="write the model (a run's best) here, fp16")
     ap.add_argument("--out", type=Path, default=Path("build/nli_heldout.json"))
     args = ap.parse_args()
     if (args.run is None) == (args.model is None):
@@ -64,14 +65,13 @@ def main() -> None:
     report: dict = {"run": str(args.run or args.model)}
     if args.run is not None and (args.run / "run.json").is_file():
         report["step"] = json.loads((args.run / "run.json").read_text())["best"]["step"]
-    if args.model is not None:
-        report["scores"] = heldout_scores(load_verifier(args.model), held)
-    elif not args.ship:
-        report["scores"] = heldout_scores(load_verifier(args.run / "best"), held)
+    source = args.model if args.model is not None else args.run / "best"
+    if not args.ship:
+        report["scores"] = heldout_scores(load_verifier(source), held)
     else:
         tmp = args.ship.with_name(args.ship.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
-        load_verifier(args.run / "best").save(tmp, half=True)
+        load_verifier(source).save(tmp, half=True)
         shutil.rmtree(args.ship, ignore_errors=True)
         tmp.rename(args.ship)
         report["scores"] = heldout_scores(load_verifier(args.ship), held)  # what users get (fp16)
