@@ -482,6 +482,11 @@ def test_design_subtitles_and_mechanism_clauses() -> None:
     # the cell cycle" keeps its counter-claim "insufficient to drive"
     assert _PURPOSE_AFTER.search("Cdk1 is sufficient to drive the cell cycle.", 0) is not None
     assert not _PURPOSE_AFTER.search("Survival increased to 80% in treated mice.", 0)  # "to" and a number
+    from claimforge.generate.covidfact import _purpose_after
+
+    assert _purpose_after(claim, claim.index("promotes") + len("promotes"))
+    assert not _purpose_after("Statins increase survival compared to control patients.", 15)
+    assert not _purpose_after("Statins increase survival, and trials are needed to establish dosing.", 15)
 
 
 def test_an_antonym_keeps_the_preposition_after_it() -> None:

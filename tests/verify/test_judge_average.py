@@ -32,7 +32,7 @@ def test_weights_are_interpolated_and_the_rest_copied(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     mixed = load_file(str(out / "model" / "model.safetensors"))
     assert torch.allclose(mixed["w"], torch.full((2, 3), 1.5)) and mixed["w"].dtype == torch.float32
-    assert mixed["ids"].tolist() == [1, 2]  # integer tensors are taken as they are
+    assert mixed["ids"].tolist() == [1, 2] and mixed["ids"].dtype == torch.int64  # integers taken as they are
     assert (out / "verifier.json").read_text() == (b / "verifier.json").read_text()
 
 

@@ -26,6 +26,8 @@ def main() -> None:
     args = ap.parse_args()
     if not 0.0 <= args.alpha <= 1.0:
         ap.error("--alpha must be in [0, 1]")
+    if args.out.resolve() in (args.first.resolve(), args.second.resolve()):
+        ap.error("--out must be a new folder, not one of the judges averaged")
     a, b = load_file(args.first / WEIGHTS), load_file(args.second / WEIGHTS)
     if a.keys() != b.keys() or any(a[k].shape != b[k].shape for k in a):
         raise SystemExit(f"{args.first} and {args.second} do not have the same weights (names or shapes differ)")
@@ -36,7 +38,10 @@ def main() -> None:
     if args.out.exists():
         shutil.rmtree(args.out)
     shutil.copytree(args.second, args.out)  # configuration and tokenizer of the second (the same architecture)
-    save_file({k: v.to(torch.float32).contiguous() for k, v in mixed.items()}, str(args.out / WEIGHTS))
+    save_file(
+        {k: (v.to(torch.float32) if v.is_floating_point() else v).contiguous() for k, v in mixed.items()},
+        str(args.out / WEIGHTS),
+    )
     print(f"wrote {args.out}: {len(mixed)} tensors, alpha {args.alpha}")
 
 

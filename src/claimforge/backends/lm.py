@@ -457,12 +457,15 @@ class NGramLanguageModel(_CachedScorer):
         return [(float(a), int(b)) for a, b in zip(totals, ntok, strict=True)]
 
     def next_word_logprob(self, context: str, word: str) -> float:
-        """Natural-log p(word | the last words of ``context``), the sentence start before them: how well a word
+        """Natural-log p(word | the last words of ``context``, one sentence that starts the text): how well a word
         follows ("related to" -0.1, "dissociated to" -5.8 nats with the shipped model)."""
         m = self.model
+        tokens = tokenize(word)
+        if len(tokens) != 1:
+            raise ValueError(f"next_word_logprob scores one word, not {word!r}")
         hist = [BOS_ID, *m.ids(tokenize(context))][::-1][: m.order - 1]
         history = np.array([hist + [0] * (m.order - 1 - len(hist))], dtype=np.int64)
-        words = np.array(m.ids(tokenize(word)[:1] or ["<unk>"]), dtype=np.int64)
+        words = np.array(m.ids(tokens), dtype=np.int64)
         return float(m.score_ids(words, history, np.array([len(hist)]))[0])
 
     def rarest_word(self, text: str) -> tuple[str, float]:

@@ -461,8 +461,8 @@ class CovidFact(Pipeline):
             seen: set[str] = set()
             if _MECHANISM_AFTER.search(claim, end):  # "BCL9 promotes tumour progression by conferring …"
                 continue  # reversing the verb contradicts the mechanism the sentence gives (blind reading 5)
-            if pos == "VERB" and _PURPOSE_AFTER.search(claim, end):  # "… promotes X to facilitate Y"
-                continue  # reversing the verb contradicts the purpose the sentence gives (blind reading 6)
+            if pos == "VERB" and _necessity_opposite(word) is None and _purpose_after(claim, end):
+                continue  # "promotes X to facilitate Y": the reversed verb contradicts the purpose (blind reading 6)
             opposite = direction_opposite(word) or _necessity_opposite(word)
             if opposite is not None:
                 # the curated opposite only: WordNet's antonyms of these words read as broken English ("is
@@ -686,9 +686,10 @@ _MECHANISM_AFTER = re.compile(r"\b(?:by|through|via)\s+\w+ing\b", re.IGNORECASE)
 # A purpose clause after a verb: "… suppresses RAD51 recruitment … to facilitate homologous recombination" states
 # what the verb's action is for, so the reversed verb contradicts it ("in order to", or "to" and a verb of purpose).
 _PURPOSE_AFTER = re.compile(
-    r"\bin order to\b|\bto\s+(?:facilitate|promote|enable|allow|ensure|drive|induce|prevent|protect|maintain|regulate"
-    r"|control|limit|restrict|support|enhance|inhibit|suppress|activate|repress|block|trigger|mediate|coordinate"
-    r"|sustain|preserve|stabili[sz]e|restore|initiate|license|establish|permit|counteract|antagonize)\b",
+    r"\bin order to\b|(?<!compared )(?<!relative )(?<!similar )\bto\s+(?:facilitate|promote|enable|allow|ensure"
+    r"|drive|induce|prevent|protect|maintain|regulate|control|limit|restrict|support|enhance|inhibit|suppress"
+    r"|activate|repress|block|trigger|mediate|coordinate|sustain|preserve|stabili[sz]e|restore|initiate|license"
+    r"|establish|permit|counteract|antagoni[sz]e|favou?r)\b",
     re.IGNORECASE,
 )
 # A title that asks: "Why females live longer than males", "How to measure ...", "Whether ..." (not "When X, Y").
@@ -704,6 +705,16 @@ _FUNCTION_WORDS = frozenset(
         "that which who when where while because if",
     )
 )
+
+
+# where the clause of a word ends: a purpose clause after it belongs to the word only before this
+_CLAUSE_END = re.compile(r"[,;:]|\b(?:and|but|which|that|while|whereas)\b", re.IGNORECASE)
+
+
+def _purpose_after(claim: str, end: int) -> bool:
+    """Whether a purpose clause follows the word ending at ``end`` within its own clause."""
+    stop = _CLAUSE_END.search(claim, end)
+    return _PURPOSE_AFTER.search(claim[: stop.start() if stop else len(claim)], end) is not None
 
 
 def loses_preposition(lm: Any, claim: str, start: int, end: int, sub: str, max_drop: float | None) -> bool:
