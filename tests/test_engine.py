@@ -299,7 +299,7 @@ def test_a_components_defaults_are_part_of_its_stage_fingerprint() -> None:
         return fp
 
     base = negate_fp({"name": "kbin"})
-    assert negate_fp({"name": "kbin", "min_contradiction": 0.70}) == base
+    assert negate_fp({"name": "kbin", "min_contradiction": 0.65}) == base
     assert negate_fp({"name": "kbin", "min_contradiction": 0.5}) != base
 
 

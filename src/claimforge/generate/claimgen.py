@@ -520,7 +520,7 @@ class ClaimGenConfig(LabelCheckConfig):
     # paper's way). ``evidence_top_k``: passages judged per claim, the most similar by embedding.
     evidence: Literal["entailed", "cited"] = "entailed"
     evidence_top_k: int = Field(4, ge=1)
-    evidence_min_entailment: float = Field(0.75, ge=0, le=1)  # the judge's SUPPORTED gate (docs/label_check.md)
+    evidence_min_entailment: float = Field(0.70, ge=0, le=1)  # the judge's SUPPORTED gate (docs/label_check.md)
     # A claim whose text (normalised) an earlier citance already gave is dropped with its negation and NEI
     # pair: the same claim twice with different evidence is a leak between splits and counts one fact twice.
     unique_claims: bool = True

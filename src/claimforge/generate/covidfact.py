@@ -125,7 +125,7 @@ class CovidFactConfig(LabelCheckConfig):
     max_preposition_drop: float | None = Field(3.5, ge=0)
     gate: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_JUDGE))
     gate_against: Literal["claim", "evidence", "both"] = "both"
-    min_contradiction: float = Field(0.70, ge=0, le=1)
+    min_contradiction: float = Field(0.65, ge=0, le=1)
     max_counter_claims: int = Field(3, ge=1)
     # A counter-claim is false because its evidence supports the original claim: with the label check on, keep a
     # claim's REFUTED and NOT_ENOUGH_INFO examples only when the judge confirmed its SUPPORTED example (blind

@@ -30,7 +30,7 @@ class MinimalEditConfig(ComponentConfig):
     # tried in this order; negation_added ("not") last: the edit almost every claim allows, and the one a
     # verifier can learn as an artefact
     edits: tuple[EditKind, ...] = ("number", "direction", "negation_removed", "negation_added")
-    min_contradiction: float = Field(0.70, ge=0, le=1)  # the judge's REFUTED gate (docs/models/nli.md)
+    min_contradiction: float = Field(0.65, ge=0, le=1)  # the judge's REFUTED gate (docs/models/nli.md)
     seed: int = 13
 
 

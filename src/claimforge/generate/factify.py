@@ -33,7 +33,7 @@ class FactifyConfig(LabelCheckConfig):
     reader: dict[str, Any] | None = None
     paraphraser: dict[str, Any] = {"name": "embedded"}
     min_edit_distance: int = Field(default=2, ge=0)  # a paraphrase must differ from its claim in more words
-    min_entailment: float = Field(default=0.75, ge=0.0, le=1.0)  # the judge's SUPPORTED gate, both directions
+    min_entailment: float = Field(default=0.70, ge=0.0, le=1.0)  # the judge's SUPPORTED gate, both directions
     max_per_claim: int = Field(default=5, ge=1)
     qa_pairs: bool = True  # add the 5W question-answer pairs and aspect verdicts to every example
     nlp: dict[str, Any] = {"name": "spacy"}  # the parser of the 5W aspects

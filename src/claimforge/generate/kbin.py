@@ -173,7 +173,7 @@ class KBINConfig(ComponentConfig):
     )
     # P(contradiction) of the negation vs the original: the embedded judge's REFUTED gate, chosen on its dev split
     # for precision ≥ 0.85 and measured on held-out data (training/nli/calibrate.py, docs/models/nli.md)
-    min_contradiction: float = Field(0.70, ge=0, le=1)
+    min_contradiction: float = Field(0.65, ge=0, le=1)
     # A replacement whose rarest word is below this relative frequency in the n-gram LM's training text (or
     # unknown to it) is not used: rare and non-words make nonsense swaps ("nonalleles", "philosopher's stones").
     # 1e-6 is about 20 occurrences in the LM's 20M words; 0 turns the floor off. Needs the n-gram LM.

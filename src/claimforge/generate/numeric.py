@@ -1677,7 +1677,7 @@ class NumericNegatorConfig(ComponentConfig):
     # the changed number must be stated in the evidence (else the claim is unverifiable, not false)
     require_in_evidence: bool = True
     nli: dict[str, Any] | None = {"name": "embedded", "runtime": "onnx"}  # None: no judge gate
-    min_contradiction: float = Field(0.70, ge=0, le=1)  # the judge's REFUTED gate (docs/models/nli.md)
+    min_contradiction: float = Field(0.65, ge=0, le=1)  # the judge's REFUTED gate (docs/models/nli.md)
     seed: int = 13
 
 

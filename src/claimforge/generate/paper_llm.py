@@ -119,7 +119,7 @@ class LLMNegatorConfig(ComponentConfig):
     examples: str | None = None  # JSONL of {"claim", "negation"}; default: the shipped 8
     k: int = Field(8, ge=0)  # the paper: 8
     nli: dict[str, Any] | None = {"name": "embedded", "runtime": "onnx"}  # None: no gate
-    min_contradiction: float = Field(0.70, ge=0, le=1)
+    min_contradiction: float = Field(0.65, ge=0, le=1)
 
 
 @registry.register("negator", "llm", LLMNegatorConfig)

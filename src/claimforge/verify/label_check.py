@@ -33,10 +33,10 @@ class Thresholds(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    entailment: float = Field(default=0.75, ge=0, le=1)
-    contradiction: float = Field(default=0.70, ge=0, le=1)
-    nei_entailment: float = Field(default=0.05, ge=0, le=1)
-    nei_contradiction: float = Field(default=0.45, ge=0, le=1)
+    entailment: float = Field(default=0.70, ge=0, le=1)
+    contradiction: float = Field(default=0.65, ge=0, le=1)
+    nei_entailment: float = Field(default=0.10, ge=0, le=1)
+    nei_contradiction: float = Field(default=0.35, ge=0, le=1)
 
 
 @dataclass(frozen=True)
