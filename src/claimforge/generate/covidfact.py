@@ -40,7 +40,7 @@ from claimforge.io.posts import domain_of
 from claimforge.io.rows import read_text
 from claimforge.nlp.normalize import content_lemmas, finish_sentence, lemma, restore_case
 from claimforge.nlp.sentences import split_sentences
-from claimforge.nlp.wellformed import sentence_case
+from claimforge.nlp.wellformed import PREPOSITIONS, sentence_case
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Document, Label, Reject, SentenceItem
 from claimforge.registry import registry
@@ -695,9 +695,6 @@ _PURPOSE_AFTER = re.compile(
 # A title that asks: "Why females live longer than males", "How to measure ...", "Whether ..." (not "When X, Y").
 _WH_TITLE = re.compile(r"^(?:why|how|what|whether)\b", re.IGNORECASE)
 _NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
-_PREPOSITIONS = frozenset(
-    re.findall(r"\S+", "to for in of with at by on from into against between among toward towards")
-)
 _FUNCTION_WORDS = frozenset(
     re.findall(
         r"\S+",
@@ -721,7 +718,7 @@ def loses_preposition(lm: Any, claim: str, start: int, end: int, sub: str, max_d
     """Whether ``sub`` put for ``claim[start:end]`` takes the preposition after it far less well than the word it
     replaces: more than ``max_drop`` nats less likely next in the n-gram ``lm`` ("related to" -> "dissociated to")."""
     m = _NEXT_WORD.match(claim, end)
-    if max_drop is None or not hasattr(lm, "next_word_logprob") or m is None or m.group(1).lower() not in _PREPOSITIONS:
+    if max_drop is None or not hasattr(lm, "next_word_logprob") or m is None or m.group(1).lower() not in PREPOSITIONS:
         return False
     prep = m.group(1).lower()
     before = claim[:start]

@@ -178,7 +178,7 @@ _DISCOURSE = frozenset(
     whereas while but also then indeed finally first second respectively including such like
     """.split()  # noqa: SIM905
 )
-_PREPOSITIONS = frozenset("in on at for with by from of to into after before during among between under".split())  # noqa: SIM905
+PREPOSITIONS = frozenset("in on at for with by from of to into after before during among between under".split())  # noqa: SIM905
 _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "NUM", "X"})
 _SUBJECTS = frozenset({"nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl"})
 _OBJECTS = frozenset({"obj", "iobj", "dobj", "attr", "ROOT"})
@@ -331,7 +331,7 @@ def atomicity_reasons(text: str, doc: Any) -> list[str]:
             words = re.findall(r"[\w\-']+", m.group(0).lower())
             if (
                 _DISCOURSE.isdisjoint(words)
-                and words[0] not in _PREPOSITIONS
+                and words[0] not in PREPOSITIONS
                 and not any(finite_verb_form(w, third_person_only=True) for w in words)
             ):
                 reasons.append(reason("list", f"comma-separated items: {m.group(0)!r}"))
