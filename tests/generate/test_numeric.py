@@ -603,6 +603,8 @@ def test_unusable_edits_do_not_use_up_the_cap() -> None:
         ("Patients walked 400 m further, 20% more than controls.", set()),
         ("Survival was 5 years longer in 20% of patients.", set()),
         ("The 10 year risk of fracture was 14% in women.", {"10 year"}),
+        ("Nausea was less frequent 42 hours after surgery in 20% of patients.", {"42 hours"}),  # a time point
+        ("Pain was lower 105 minutes post-dose in 30% of patients.", {"105 minutes"}),
     ],
 )
 def test_design_numbers_are_told_from_results(claim: str, design: set[str]) -> None:

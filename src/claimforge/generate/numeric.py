@@ -1693,8 +1693,8 @@ class NumericNegator:
         self.nli = registry.build("nli", config.nli) if config.nli is not None else None
         gate = f";nli={self.nli.model_id}" if self.nli is not None else ""
         # the rule version: cached negations of an older rule are not reused (2: durations and distances before
-        # the noun they measure are design numbers)
-        self.model_id = f"numeric/2(magnitude={config.magnitude}{gate})"
+        # the noun they measure are design numbers; 3: so is a time point named by what it follows)
+        self.model_id = f"numeric/3(magnitude={config.magnitude}{gate})"
 
     def negate(
         self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
@@ -1754,6 +1754,13 @@ _TIME_UNIT = re.compile(r"^[\s-]*(h|hr|hours?|days?|d|weeks?|wk|months?|mo|years
 _BEFORE_TIME = re.compile(
     r"\b(at|after|for|during|over|within|by|until|through|up to|from|in the first)\s*$", re.IGNORECASE
 )
+# ... or a time point named by what it follows: "42 hours after surgery", "105 minutes post-dose", "2 weeks later"
+_TIME_AFTER = re.compile(
+    r"^\s*(?:after|post|postoperative(?:ly)?|postoperation|following|later|since)\b", re.IGNORECASE
+)
+_TIME_SPAN = re.compile(
+    r"(?:^|\s)(?:h|hrs?|hours?|mins?|minutes?|days?|weeks?|wks?|months?|years?|yrs?)$", re.IGNORECASE
+)
 _DESIGN_NOUN = re.compile(
     r"^[\s-]*(\w+[\s-]+)?(groups?|arms?|sessions?|visits?|parameters?|stimuli|conditions?|treatments?|time[\s-]points?"
     r"|cycles?|phases?|periods?|cohorts?|sites?|centres?|centers?|rounds?|waves?)\b",
@@ -1798,6 +1805,8 @@ def design_number(claim: str, edit: NumericEdit) -> bool:
     before, after = claim[: edit.start], claim[edit.end :]
     unit_in_span = _TIME_UNIT.search(re.sub(r"^[\d.,\s–-]+", "", edit.original))
     if (_TIME_UNIT.match(after) or unit_in_span) and _BEFORE_TIME.search(before):
+        return True
+    if _TIME_SPAN.search(edit.original.strip()) and _TIME_AFTER.match(after):
         return True
     unit = _DESIGN_UNIT.fullmatch(edit.original.strip())
     following = _NEXT_WORDS.match(after) if unit else None

@@ -376,7 +376,8 @@ class SciClaimHunt(Pipeline):
                 ("item", "claims"),
                 ("claims",),
                 ("negation", "numeric", "entity"),
-                version="3",  # 3: no numeric change of a duration or distance before its noun ("10-year risk")
+                version="4",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
+                # 4: nor of a time point named by what it follows ("42 hours after surgery")
             ),
             Stage(
                 "mismatch",
