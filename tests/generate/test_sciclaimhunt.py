@@ -14,7 +14,7 @@ import pytest
 from claimforge.generate.claimgen import Generated, GeneratedClaim
 from claimforge.generate.kbin import Negation
 from claimforge.generate.paper_llm import LLMNegator, LLMNegatorConfig, PaperLLMGenerator, PaperLLMGeneratorConfig
-from claimforge.generate.sciclaimhunt import SciClaimHunt, SciClaimHuntConfig, _tfidf_top, result_cues
+from claimforge.generate.sciclaimhunt import SciClaimHunt, SciClaimHuntConfig, _tfidf_top, result_cues, states_aim
 from claimforge.records import Label, Paper, Section, SentenceItem, SourceRef
 
 
@@ -187,9 +187,70 @@ def test_the_judge_reads_the_most_similar_sentences_within_a_word_budget() -> No
         assert len(judged) == 1 or sum(len(x.split()) for x in judged) <= 12
 
 
+def test_the_judge_reads_findings_not_aims_background_or_procedures() -> None:
+    aims = [
+        "To evaluate the efficiency of the Frog appliance alone or with headgear for distalizing the molars.",
+        "To examine whether workplace social capital improved after the intervention.",
+        "The aim of the present clinical study was to assess the longer-term efficacy of progesterone.",
+        "The objectives of this trial were to compare amikacin and placebo.",
+        "This study was designed to test whether exercise improves bone density.",
+        "We hypothesized that metformin increases insulin sensitivity.",
+        "In this study, we describe the efficiency of the Frog appliance.",
+    ]
+    findings = [
+        "We aimed to test metformin and found that insulin sensitivity increased.",  # an aim with its finding
+        "Treatment led to an increase in the aim scores of patients.",
+        "To date only two studies examined helminth egg distribution along the stool.",
+        "Peak power did not change significantly between tests.",
+    ]
+    assert [states_aim(s) for s in aims] == [True] * len(aims)
+    assert [states_aim(s) for s in findings] == [False] * len(findings)
+    # the finding is restated only in the methods section and an aim of the abstract: the judge may read
+    # neither, so the claim is not tried; reading them (the old behaviour) confirms it
+    restated_in_methods = Paper(
+        id="m1",
+        title="Metformin",
+        abstract=(("To examine whether treatment with metformin increased insulin sensitivity in adult mice.",),),
+        sections=(
+            Section(
+                heading="Methods",
+                type="methods",
+                paragraphs=(("Treatment with metformin increased insulin sensitivity in adult mice was recorded.",),),
+            ),
+            Section(
+                heading="Results",
+                type="results",
+                paragraphs=(("Treatment with metformin increased insulin sensitivity in adult mice.",),),
+            ),
+        ),
+        format="jats",
+        ref=SourceRef(dataset="jats", path="m1.xml", item_id="m1"),
+    )
+    pipe, _ = _pipeline(mismatch=None, labels=[Label.SUPPORTED, Label.REFUTED])
+    res = pipe.build([restated_in_methods])
+    assert not res.examples and res.rejects[0].reason == "no_restated_findings"
+    pipe, _ = _pipeline(
+        mismatch=None, labels=[Label.SUPPORTED, Label.REFUTED], judge_skip_sections=[], judge_skip_aims=False
+    )
+    res = pipe.build([restated_in_methods])
+    supported = [e for e in res.examples if e.label == Label.SUPPORTED]
+    assert len(supported) == 1 and len(_details(supported[0])["judge_evidence"]) == 2
+    # the example's evidence is still the paper without the claim's section, methods and aims included
+    pipe, _ = _pipeline()
+    for e in pipe.build(PAPERS).examples:
+        if e.label != Label.NOT_ENOUGH_INFO:
+            assert "Mice received" in e.evidence
+            assert not any("Mice received" in x for x in _details(e)["judge_evidence"])
+
+
 def test_negatives_each_a_method_and_mismatches_from_other_papers() -> None:
     papers = [
-        p.model_copy(update={"sections": (*p.sections[:2], _with_number(p.sections[2]), *p.sections[3:])})
+        p.model_copy(
+            update={
+                "sections": (*p.sections[:2], _with_number(p.sections[2]), *p.sections[3:]),
+                "abstract": tuple(tuple(t.replace("adult mice", "12 adult mice") for t in a) for a in p.abstract),
+            }
+        )
         for p in PAPERS
     ]
     pipe, parts = _pipeline()

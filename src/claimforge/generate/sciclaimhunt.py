@@ -12,7 +12,8 @@ Stages (``docs/sciclaimhunt.md``):
    pass the emit-time claim check, and its source paragraph must entail it (the judge's P(entailment) ≥
    ``min_faithfulness``);
 4. ``evidence`` (§IV): the paper without the section the claim came from (``evidence_exclude``); the judge reads
-   the ``judge_sentences`` sentences of it most like the claim (TF-IDF), stored as ``judge_evidence``;
+   the ``judge_sentences`` sentences of its findings most like the claim (TF-IDF; not the introduction or methods,
+   no statement of an aim: ``judge_skip_sections``, ``judge_skip_aims``), stored as ``judge_evidence``;
 5. ``negatives`` (§III-B), each a method: (i) ``negation`` (a negator; default minimal edits with the judge's
    gate; ``llm`` is the paper's prompt), (iii) ``numeric`` (cardinals, percentages, p-values, doses, sample
    sizes, fold changes: the SciClaimHunt_Num subset), (iv) ``entity`` (KBIN over the knowledge bases);
@@ -90,6 +91,39 @@ _UNNAMED_GROUPS = re.compile(
 )
 
 
+# A sentence that states what a study set out to do reports no finding, however much it shares with a claim
+# ("To evaluate the efficiency of the Frog appliance for distalizing the maxillary molars.", "The aim of the
+# present study was to assess the efficacy of progesterone ..."): the judge read such sentences as support
+# (docs/sciclaimhunt.md, the reading of 2026-11-27), so it does not read them.
+_AIM = re.compile(
+    r"^(to|in order to) (evaluate|assess|examine|investigate|determine|compare|explore|describe|test|identify|"
+    r"analy[sz]e|characteri[sz]e|estimate|measure|quantify|review|understand|establish|clarify|study|report|"
+    r"develop|validate|summari[sz]e)\b"
+    r"|\b(aims?|objectives?|purposes?|goals?) (of|in) (this|the|our) ([\w-]+ ){0,2}"
+    r"(study|trial|work|paper|review|analysis|research|investigation|survey|project)\b"
+    r"|\b(this|the present|the current|our) (study|trial|work|paper|review|analysis|research) "
+    r"(aim(s|ed)?|sought|seeks|(is|was) (designed|conducted|performed|undertaken) to|(will )?"
+    r"(investigate[sd]?|examine[sd]?|evaluate[sd]?|assess(es|ed)?) (whether|if|the (effects?|efficacy|role)))\b"
+    r"|\bwe (aim(ed)?|sought|seek|hypothesi[sz]ed|set out|intend(ed)?|plan(ned)?) (to|that)\b"
+    r"|^in (this|the present|the current) (study|trial|paper|work|article),? we (describe|investigate|examine|"
+    r"evaluate|assess|explore|compare)d?\b"
+    r"|\b(was|were|is|are) designed to (evaluate|assess|examine|investigate|determine|compare|test)\b",
+    re.IGNORECASE,
+)
+# ... unless it reports what was found too ("We aimed to test X and found that ...")
+_FOUND = re.compile(
+    r"\b(we (found|find|showed?|observed|demonstrated?)|(was|were) (found|observed|shown)|showed|revealed|"
+    r"found that|resulted in|led to)\b|\bp\s*[<=>≤≥]\s*0?\.\d",
+    re.IGNORECASE,
+)
+
+
+def states_aim(sentence: str) -> bool:
+    """Whether a sentence states what a study set out to do (an aim, objective or hypothesis), not a finding."""
+    text = sentence.strip()
+    return bool(_AIM.search(text)) and not _FOUND.search(text)
+
+
 def unnamed_groups(text: str) -> str | None:
     """The words by which a claim names its population with the study's own labels, if it does."""
     m = _GROUP_LABEL.search(text) or _UNNAMED_GROUPS.search(text)
@@ -153,6 +187,12 @@ class SciClaimHuntConfig(LabelCheckConfig):
     min_faithfulness: float | None = Field(0.5, ge=0, le=1)
     # -- evidence: the paper without the claim's section (the paper's setup), or the whole paper
     evidence_exclude: Literal["section", "none"] = "section"
+    # the judge reads the evidence's findings: not the sections of these types (background, aims, procedures),
+    # and with judge_skip_aims no sentence stating what the study set out to do ("To evaluate whether ...");
+    # a claim no readable sentence restates is not tried (min_restated). The mismatch pairs read the other
+    # paper whole (NOT_ENOUGH_INFO must hold against everything it says).
+    judge_skip_sections: tuple[SectionType, ...] = ("introduction", "methods")
+    judge_skip_aims: bool = True
     judge_sentences: int = Field(5, ge=1)  # sentences of the evidence the label check reads, at most
     # ... and at most this many words (None: no limit). Evidence longer than the judge's 128-token window makes
     # it rank the sentences by embedding them first (a third of a build's time); on 200 PMC papers (docs/
@@ -244,30 +284,52 @@ def _tfidf_top(query: str, sentences: Sequence[str], k: int, max_words: int | No
     return sorted(keep)
 
 
-def _restated(paper: Paper, cands: Sequence[_Candidate], exclude_section: bool) -> np.ndarray:
-    """For each candidate, the TF-IDF cosine of the most similar sentence of the paper outside its own section
-    (outside its own paragraph when the evidence keeps the section): how far the rest of the paper restates it."""
+def _judge_sentences(
+    paper: Paper, skip_sections: Sequence[SectionType], skip_aims: bool
+) -> list[tuple[int, int, str, bool]]:
+    """Every sentence of the paper in reading order (abstract first, section -1) as (section, paragraph, text,
+    readable): ``readable`` is whether the judge may read it as evidence of a finding: not in a section of the
+    ``skip_sections`` types (background, aims and procedures: "Adverse effects ... were recorded" is not "none
+    occurred") and, with ``skip_aims``, not a statement of what the study set out to do."""
+    out: list[tuple[int, int, str, bool]] = []
+    for pi, para in enumerate(paper.abstract):
+        out += [(-1, pi, t, not (skip_aims and states_aim(t))) for t in para]
+    for si, sec in enumerate(paper.sections):
+        skipped = sec.type in skip_sections
+        for pi, para in enumerate(sec.paragraphs):
+            out += [(si, pi, t, not skipped and not (skip_aims and states_aim(t))) for t in para]
+    return out
+
+
+def _judge_pool(paper: Paper, exclude: int | None, c: SciClaimHuntConfig) -> tuple[str, ...]:
+    """The sentences the judge may read for a claim of ``paper``: readable, and not in section ``exclude``."""
+    return tuple(
+        t for si, _, t, ok in _judge_sentences(paper, c.judge_skip_sections, c.judge_skip_aims) if ok and si != exclude
+    )
+
+
+def _restated(paper: Paper, cands: Sequence[_Candidate], c: SciClaimHuntConfig) -> np.ndarray:
+    """For each candidate, the TF-IDF cosine of the most similar sentence the judge may read outside its own
+    section (outside its own paragraph when the evidence keeps the section): how far the rest of the paper
+    restates it."""
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    where: list[tuple[int, int]] = [(-1, -1)] * len(paper.abstract_sentences)
-    texts = list(paper.abstract_sentences)
-    for si, sec in enumerate(paper.sections):
-        for pi, para in enumerate(sec.paragraphs):
-            where += [(si, pi)] * len(para)
-            texts += list(para)
+    sentences = _judge_sentences(paper, c.judge_skip_sections, c.judge_skip_aims)
+    texts = [t for _, _, t, _ in sentences]
     try:
         vec = TfidfVectorizer(stop_words="english", sublinear_tf=True).fit(texts)
     except ValueError:  # no words
         return np.zeros(len(cands))
     sims = np.asarray((vec.transform([c.text for c in cands]) @ vec.transform(texts).T).todense())
-    sec_of = np.array([w[0] for w in where])
-    para_of = np.array([w[1] for w in where])
+    sec_of = np.array([x[0] for x in sentences])
+    para_of = np.array([x[1] for x in sentences])
+    unreadable = ~np.array([x[3] for x in sentences], dtype=bool)
     out = np.zeros(len(cands))
     for n, cand in enumerate(cands):
         own = sec_of == cand.section
-        if not exclude_section:
+        if c.evidence_exclude != "section":
             own &= para_of == cand.paragraph
-        row = np.where(own, -1.0, sims[n])
+        row = np.where(own | unreadable, -1.0, sims[n])
         out[n] = row.max() if row.size else 0.0
     return out
 
@@ -331,8 +393,11 @@ class SciClaimHunt(Pipeline):
                     "min_cue_score",
                     "min_restated",
                     "evidence_exclude",
+                    "judge_skip_sections",
+                    "judge_skip_aims",
                     "max_sentences_per_paper",
                 ),
+                version="2",  # restated among the sentences the judge may read
             ),
             Stage(
                 "generate claims",
@@ -358,8 +423,8 @@ class SciClaimHunt(Pipeline):
                 self._evidence,
                 ("item", "claims"),
                 ("claims",),
-                ("evidence_exclude", "judge_sentences", "judge_words"),
-                version="2",
+                ("evidence_exclude", "judge_sentences", "judge_words", "judge_skip_sections", "judge_skip_aims"),
+                version="3",  # 3: findings only (no introduction, methods or aims)
             ),
             Stage(
                 "confirm claims",
@@ -416,7 +481,7 @@ class SciClaimHunt(Pipeline):
                 continue
             # the findings the rest of the paper restates first (the evidence must support the claim without its
             # own section), then the strongest cues, then reading order; at most one sentence per paragraph
-            restated = _restated(paper, cands, c.evidence_exclude == "section")
+            restated = _restated(paper, cands, c)
             for cand, sim in zip(cands, restated, strict=True):
                 cand.restated = round(float(sim), 4)
             cands = [x for x in cands if x.restated >= c.min_restated]
@@ -546,9 +611,8 @@ class SciClaimHunt(Pipeline):
         for u in chunk.live():
             paper: Paper = u.item
             for cl in u.data["claims"]:
-                doc = _evidence_doc(paper, cl.section if c.evidence_exclude == "section" else None)
-                top = _tfidf_top(cl.text, doc.sentences, c.judge_sentences, c.judge_words)
-                cl.judge_evidence = tuple(doc.sentences[i] for i in top)
+                pool = _judge_pool(paper, cl.section if c.evidence_exclude == "section" else None, c)
+                cl.judge_evidence = tuple(pool[i] for i in _tfidf_top(cl.text, pool, c.judge_sentences, c.judge_words))
 
     def _confirm(self, chunk: Chunk) -> None:
         """The label check of the SUPPORTED claims, early: a claim the judge does not find entailed by its evidence
