@@ -517,6 +517,15 @@ def test_kbin_prefers_a_substitute_the_evidence_names() -> None:
     named = kbin.negate([claim], evidence=[("Metformin, unlike buformin, inhibits gluconeogenesis.",)])[0]
     assert named.text == "Buformin inhibits gluconeogenesis."
     assert named.details["named_in_evidence"] is True and named.details["judged_against"] == "evidence"
+    # require_named: a substitute the evidence never mentions is not used, even when the judge passes it
+    strict = registry.build("negator", {**spec, "require_named": True})
+    assert strict.model_id.endswith(",named)")
+    assert strict.negate([claim], evidence=[("Metformin, unlike buformin, inhibits gluconeogenesis.",)])[0].text == (
+        "Buformin inhibits gluconeogenesis."
+    )
+    none = strict.negate([claim], evidence=[("Metformin inhibits gluconeogenesis in the liver.",)])[0]
+    assert none.text is None and none.reason == "not_named_in_evidence" and none.details["not_named"] >= 2
+    assert strict.negate([claim])[0].text == "Phenformin inhibits gluconeogenesis."  # no evidence: no effect
 
 
 class VocabLM(FakeLM):

@@ -605,6 +605,8 @@ def test_unusable_edits_do_not_use_up_the_cap() -> None:
         ("The 10 year risk of fracture was 14% in women.", {"10 year"}),
         ("Nausea was less frequent 42 hours after surgery in 20% of patients.", {"42 hours"}),  # a time point
         ("Pain was lower 105 minutes post-dose in 30% of patients.", {"105 minutes"}),
+        ("There were no significant differences for the 30% cut-off in 45 patients.", {"30%"}),  # an analysis choice
+        ("Sensitivity was 82% at a 2.5 mg/L threshold.", {"2.5 mg/L"}),
     ],
 )
 def test_design_numbers_are_told_from_results(claim: str, design: set[str]) -> None:

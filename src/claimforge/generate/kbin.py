@@ -174,6 +174,12 @@ class KBINConfig(ComponentConfig):
     # P(contradiction) of the negation vs the original: the embedded judge's REFUTED gate, chosen on its dev split
     # for precision ≥ 0.85 and measured on held-out data (training/nli/calibrate.py, docs/models/nli.md)
     min_contradiction: float = Field(0.65, ge=0, le=1)
+    # With evidence: keep only substitutes the evidence itself names (a sibling concept mentioned there, which the
+    # evidence rules out: "in the kidney" where it reports the liver). A substitute the evidence never mentions
+    # makes a claim it cannot judge, or nonsense the judge mistakes for a contradiction: in a SciClaimHunt build
+    # all 16 entity negatives were such WordNet swaps ("24 h" -> "24 No", "treatment conditions" -> "treatment
+    # non-issue"; docs/sciclaimhunt.md, 2026-11-27). Without evidence it has no effect.
+    require_named: bool = False
     # A replacement whose rarest word is below this relative frequency in the n-gram LM's training text (or
     # unknown to it) is not used: rare and non-words make nonsense swaps ("nonalleles", "philosopher's stones").
     # 1e-6 is about 20 occurrences in the LM's 20M words; 0 turns the floor off. Needs the n-gram LM.
@@ -242,6 +248,8 @@ class KBIN:
         parts = [f"kbs={'+'.join(kb.model_id for kb in self.kbs)}", f"nli={self.nli.model_id}"]
         if self.lm is not None:
             parts.append(f"lm={self.lm.model_id}")
+        if self.config.require_named:
+            parts.append("named")
         return "kbin(" + ",".join(parts) + ")"
 
     # -- steps ------------------------------------------------------------------------------------
@@ -413,6 +421,12 @@ class KBIN:
         def premise(n: int) -> tuple[str, ...]:
             return evidence[n] if evidence is not None else (claims[n],)
 
+        unnamed = [0] * len(best)  # substitutes dropped by require_named, per claim
+        if self.config.require_named and evidence is not None:
+            for n, bs in enumerate(best):
+                text = " ".join(evidence[n]).lower()
+                best[n] = [b for b in bs if _names(text, b[0].alias)]
+                unnamed[n] = len(bs) - len(best[n])
         scored = [(c.text, premise(n)) for n, bs in enumerate(best) for c, _ in bs]
         probs = judge(self.nli, [c for c, _ in scored], [ev for _, ev in scored])
         out: list[Negation] = []
@@ -421,9 +435,15 @@ class KBIN:
             if not bs:
                 st = stats[n]
                 why = (
-                    "no_entities" if not st["targets"] else "no_entity_linked" if not st["linked"] else "no_candidates"
+                    "no_entities"
+                    if not st["targets"]
+                    else "no_entity_linked"
+                    if not st["linked"]
+                    else "not_named_in_evidence"
+                    if unnamed[n]
+                    else "no_candidates"
                 )
-                out.append(Negation(None, why, {"stats": st}))
+                out.append(Negation(None, why, {"stats": st, **({"not_named": unnamed[n]} if unnamed[n] else {})}))
                 continue
             scores = probs[i : i + len(bs)]
             i += len(bs)

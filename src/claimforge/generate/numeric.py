@@ -1693,8 +1693,9 @@ class NumericNegator:
         self.nli = registry.build("nli", config.nli) if config.nli is not None else None
         gate = f";nli={self.nli.model_id}" if self.nli is not None else ""
         # the rule version: cached negations of an older rule are not reused (2: durations and distances before
-        # the noun they measure are design numbers; 3: so is a time point named by what it follows)
-        self.model_id = f"numeric/3(magnitude={config.magnitude}{gate})"
+        # the noun they measure are design numbers; 3: so is a time point named by what it follows; 4: and a
+        # cut-off or threshold)
+        self.model_id = f"numeric/4(magnitude={config.magnitude}{gate})"
 
     def negate(
         self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
@@ -1763,7 +1764,8 @@ _TIME_SPAN = re.compile(
 )
 _DESIGN_NOUN = re.compile(
     r"^[\s-]*(\w+[\s-]+)?(groups?|arms?|sessions?|visits?|parameters?|stimuli|conditions?|treatments?|time[\s-]points?"
-    r"|cycles?|phases?|periods?|cohorts?|sites?|centres?|centers?|rounds?|waves?)\b",
+    r"|cycles?|phases?|periods?|cohorts?|sites?|centres?|centers?|rounds?|waves?"
+    r"|cut-?offs?|cut[\s-]?points?|thresholds?)\b",
     re.IGNORECASE,
 )
 
@@ -1800,8 +1802,9 @@ _AMOUNT_BEFORE = re.compile(r"\b(by|of)\s*$", re.IGNORECASE)
 def design_number(claim: str, edit: NumericEdit) -> bool:
     """A number that describes the study's design, not its result: a follow-up time ("At 12 months", "after 6
     months' intervention"), a count of groups, arms, sessions, parameters ("between the two groups"), or a
-    duration or distance before the noun it measures ("the 10-year risk", "an 800 m swim"). Changing it makes the
-    claim unverifiable (the study has no 26-month data, no four groups, no 1300 m swim), not false."""
+    duration or distance before the noun it measures ("the 10-year risk", "an 800 m swim"), an analysis's cut-off
+    or threshold ("for the 30% cut-off"). Changing it makes the claim unverifiable (the study has no 26-month data,
+    no four groups, no 1300 m swim, no 48% cut-off), not false."""
     before, after = claim[: edit.start], claim[edit.end :]
     unit_in_span = _TIME_UNIT.search(re.sub(r"^[\d.,\s–-]+", "", edit.original))
     if (_TIME_UNIT.match(after) or unit_in_span) and _BEFORE_TIME.search(before):

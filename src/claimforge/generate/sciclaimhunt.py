@@ -207,7 +207,9 @@ class SciClaimHuntConfig(LabelCheckConfig):
     numeric: dict[str, Any] | None = {"name": "numeric"}
     # KBIN's entity swaps only (§III-B (iv): named entity replacement); its verb and adjective antonyms
     # duplicate the negation kind and read badly in results sentences ("significantly little")
-    entity: dict[str, Any] | None = {"name": "kbin", "verbs": False}
+    # and only substitutes the evidence names: a sibling it never mentions made unverifiable or nonsense claims
+    # (16 of 16 in the 2026-11-27 build: "24 h" -> "24 No")
+    entity: dict[str, Any] | None = {"name": "kbin", "verbs": False, "require_named": True}
     mismatch: Literal["similar", "random"] | None = "similar"
     mismatch_label: Label = Label.NOT_ENOUGH_INFO
     require_confirmed_claim: bool = True
@@ -441,8 +443,8 @@ class SciClaimHunt(Pipeline):
                 ("item", "claims"),
                 ("claims",),
                 ("negation", "numeric", "entity"),
-                version="4",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
-                # 4: nor of a time point named by what it follows ("42 hours after surgery")
+                version="5",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
+                # 4: nor of a time point named by what it follows ("42 hours after surgery"); 5: nor of a cut-off
             ),
             Stage(
                 "mismatch",
