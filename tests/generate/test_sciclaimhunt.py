@@ -14,7 +14,14 @@ import pytest
 from claimforge.generate.claimgen import Generated, GeneratedClaim
 from claimforge.generate.kbin import Negation
 from claimforge.generate.paper_llm import LLMNegator, LLMNegatorConfig, PaperLLMGenerator, PaperLLMGeneratorConfig
-from claimforge.generate.sciclaimhunt import SciClaimHunt, SciClaimHuntConfig, _tfidf_top, result_cues, states_aim
+from claimforge.generate.sciclaimhunt import (
+    SciClaimHunt,
+    SciClaimHuntConfig,
+    _tfidf_top,
+    result_cues,
+    states_aim,
+    unstated_significance,
+)
 from claimforge.records import Label, Paper, Section, SentenceItem, SourceRef
 
 
@@ -243,6 +250,37 @@ def test_the_judge_reads_findings_not_aims_background_or_procedures() -> None:
             assert not any("Mice received" in x for x in _details(e)["judge_evidence"])
 
 
+def test_a_claims_significance_must_be_in_its_evidence() -> None:
+    claim = "Non-responding patients were significantly younger than responders."
+    assert unstated_significance(claim, ["The comparison suggested that non-responders were younger."])
+    for stated in (
+        "Non-responders were younger (p < 0.05).",
+        "Non-responders were statistically younger.",
+        "Age differed significantly between responders and non-responders.",
+        "Non-responders were 4.1 years younger (95% CI 1.2 to 7.0).",
+    ):
+        assert not unstated_significance(claim, ["Responders were older.", stated])
+    assert not unstated_significance("Non-responders were younger.", ["The comparison suggested it."])
+    # in a build: the abstract restates the finding without its test, so the claim is dropped with a reason
+    paper = PAPERS[0].model_copy(
+        update={
+            "abstract": (
+                (
+                    "We studied metformin in mice.",
+                    "Treatment with metformin increased insulin sensitivity in adult mice.",
+                ),
+            )
+        }
+    )
+    pipe, _ = _pipeline(mismatch=None, labels=[Label.SUPPORTED, Label.REFUTED])
+    res = pipe.build([paper])
+    assert not res.examples
+    assert {r.reason for r in res.rejects} >= {"significance_not_in_evidence", "no_stated_significance"}
+    # without the rule, the judge decides (here it finds no "significantly" in the evidence either)
+    pipe, _ = _pipeline(mismatch=None, labels=[Label.SUPPORTED, Label.REFUTED], require_stated_significance=False)
+    assert {r.reason for r in pipe.build([paper]).rejects} == {"claim_not_confirmed", "no_confirmed_claims"}
+
+
 def test_negatives_each_a_method_and_mismatches_from_other_papers() -> None:
     papers = [
         p.model_copy(
@@ -294,7 +332,7 @@ def test_binary_scheme_and_config_errors() -> None:
 
 def test_every_paper_accounted_for_and_unconfirmed_claims_lose_their_negatives() -> None:
     vague = PAPERS[2].model_copy(update={"id": "p5", "abstract": (), "ref": PAPERS[2].ref})
-    pipe, _ = _pipeline(min_restated=0.0)
+    pipe, _ = _pipeline(min_restated=0.0, require_stated_significance=False)
     res = pipe.build([*PAPERS, NO_RESULTS, vague])
     item_rejects = {r.item_id: r.reason for r in res.rejects if r.scope == "item"}
     assert item_rejects["p4"] == "no_claim_sections"

@@ -13,7 +13,8 @@ Stages (``docs/sciclaimhunt.md``):
    ``min_faithfulness``);
 4. ``evidence`` (§IV): the paper without the section the claim came from (``evidence_exclude``); the judge reads
    the ``judge_sentences`` sentences of its findings most like the claim (TF-IDF; not the introduction or methods,
-   no statement of an aim: ``judge_skip_sections``, ``judge_skip_aims``), stored as ``judge_evidence``;
+   no statement of an aim: ``judge_skip_sections``, ``judge_skip_aims``), stored as ``judge_evidence``; a claim
+   that asserts statistical significance those passages do not state is dropped (``require_stated_significance``);
 5. ``negatives`` (§III-B), each a method: (i) ``negation`` (a negator; default minimal edits with the judge's
    gate; ``llm`` is the paper's prompt), (iii) ``numeric`` (cardinals, percentages, p-values, doses, sample
    sizes, fold changes: the SciClaimHunt_Num subset), (iv) ``entity`` (KBIN over the knowledge bases);
@@ -118,6 +119,22 @@ _FOUND = re.compile(
 )
 
 
+_SIGNIFICANCE_CLAIMED = re.compile(
+    r"\b(statistically|significant(ly)?|non-?significant(ly)?|insignificant(ly)?)\b", re.IGNORECASE
+)
+_SIGNIFICANCE_STATED = re.compile(
+    r"\b(significan\w*|insignifican\w*|statistic\w*|p[\s-]*values?)\b|\bp\s*[<=>≤≥]|\b95\s*%|\bCI\b"
+    r"|confidence intervals?",
+    re.IGNORECASE,
+)
+
+
+def unstated_significance(claim: str, evidence: Sequence[str]) -> bool:
+    """Whether a claim asserts statistical significance (or its absence) that none of the evidence passages
+    states: no "significant", "statistically", p-value or confidence interval in any of them."""
+    return bool(_SIGNIFICANCE_CLAIMED.search(claim)) and not any(_SIGNIFICANCE_STATED.search(t) for t in evidence)
+
+
 def states_aim(sentence: str) -> bool:
     """Whether a sentence states what a study set out to do (an aim, objective or hypothesis), not a finding."""
     text = sentence.strip()
@@ -193,6 +210,10 @@ class SciClaimHuntConfig(LabelCheckConfig):
     # paper whole (NOT_ENOUGH_INFO must hold against everything it says).
     judge_skip_sections: tuple[SectionType, ...] = ("introduction", "methods")
     judge_skip_aims: bool = True
+    # a claim that asserts statistical significance ("significantly younger") when the passages the judge reads
+    # state no test (no "significant", p-value or confidence interval) says more than its evidence: the judge
+    # passes it, blind readers do not (5 of 6 such SUPPORTED examples read, 2026-11-27); not used
+    require_stated_significance: bool = True
     judge_sentences: int = Field(5, ge=1)  # sentences of the evidence the label check reads, at most
     # ... and at most this many words (None: no limit). Evidence longer than the judge's 128-token window makes
     # it rank the sentences by embedding them first (a third of a build's time); on 200 PMC papers (docs/
@@ -425,7 +446,14 @@ class SciClaimHunt(Pipeline):
                 self._evidence,
                 ("item", "claims"),
                 ("claims",),
-                ("evidence_exclude", "judge_sentences", "judge_words", "judge_skip_sections", "judge_skip_aims"),
+                (
+                    "evidence_exclude",
+                    "judge_sentences",
+                    "judge_words",
+                    "judge_skip_sections",
+                    "judge_skip_aims",
+                    "require_stated_significance",
+                ),
                 version="3",  # 3: findings only (no introduction, methods or aims)
             ),
             Stage(
@@ -612,9 +640,20 @@ class SciClaimHunt(Pipeline):
         c = self.config
         for u in chunk.live():
             paper: Paper = u.item
+            kept = []
             for cl in u.data["claims"]:
                 pool = _judge_pool(paper, cl.section if c.evidence_exclude == "section" else None, c)
                 cl.judge_evidence = tuple(pool[i] for i in _tfidf_top(cl.text, pool, c.judge_sentences, c.judge_words))
+                if c.require_stated_significance and unstated_significance(cl.text, cl.judge_evidence):
+                    detail = (
+                        f"the claim asserts statistical significance; its evidence states no test :: {cl.text[:200]}"
+                    )
+                    chunk.add_reject(_reject(u.item, "evidence", "significance_not_in_evidence", detail))
+                else:
+                    kept.append(cl)
+            u.data["claims"] = kept
+            if not kept:
+                chunk.reject(u, "evidence", "no_stated_significance", "no claim's evidence states its significance")
 
     def _confirm(self, chunk: Chunk) -> None:
         """The label check of the SUPPORTED claims, early: a claim the judge does not find entailed by its evidence
