@@ -316,6 +316,19 @@ def _with_number(sec: Section) -> Section:
     return sec.model_copy(update={"paragraphs": ((first.replace("adult mice", "12 adult mice"), *rest),)})
 
 
+def test_a_mismatch_tries_the_next_paper_when_the_most_similar_one_entails_the_claim() -> None:
+    twin = PAPERS[0].model_copy(update={"id": "p1-twin", "ref": PAPERS[0].ref})  # states the same finding
+    pipe, _ = _pipeline()
+    res = pipe.build([PAPERS[0], twin, PAPERS[1]])
+    nei = {e.source_item_id: _details(e)["negative"] for e in res.examples if e.label == Label.NOT_ENOUGH_INFO}
+    assert nei["p1"]["other_paper"] == "p2" and nei["p1"]["tried"] == 2
+    assert nei["p2"]["tried"] == 1
+    pipe, _ = _pipeline(mismatch_tries=1)  # the twin only: the label check rejects the pair
+    res = pipe.build([PAPERS[0], twin, PAPERS[1]])
+    assert not any(e.label == Label.NOT_ENOUGH_INFO and e.source_item_id in ("p1", "p1-twin") for e in res.examples)
+    assert any(r.reason == "label_not_confirmed" and r.detail.startswith("NOT_ENOUGH_INFO") for r in res.rejects)
+
+
 def test_binary_scheme_and_config_errors() -> None:
     with pytest.raises(ValueError, match="labels=\\[SUPPORTED,REFUTED\\]"):
         SciClaimHuntConfig(mismatch_label=Label.REFUTED)

@@ -34,6 +34,9 @@ CLEANUP = [
     ("In colon cancer, miR-211 promotes cell proliferation.", "In colon cancer, miR-211 promotes cell proliferation."),
     # nested parentheses
     ("Aspirin (acetylsalicylic acid (ASA)) reduces fever.", "Aspirin reduces fever."),
+    # "likely to" is a comparison or a predicate, not a hedge to drop ("were less to report")
+    ("Women were less likely to report feeling isolated.", "Women were less likely to report feeling isolated."),
+    ("Smokers are likely to develop lung cancer.", "Smokers are likely to develop lung cancer."),
 ]
 
 

@@ -629,7 +629,8 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="3",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept
+                version="4",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                # 4: "likely" is no longer dropped as a hedge
             ),
             Stage(
                 "choose evidence",

@@ -233,6 +233,9 @@ class SciClaimHuntConfig(LabelCheckConfig):
     entity: dict[str, Any] | None = {"name": "kbin", "verbs": False, "require_named": True}
     mismatch: Literal["similar", "random"] | None = "similar"
     mismatch_label: Label = Label.NOT_ENOUGH_INFO
+    # other papers tried per claim (the most similar first): with the label check on, the first whose passages the
+    # judge finds neither entailing nor contradicting the claim is used (one in four most-similar papers was not)
+    mismatch_tries: int = Field(3, ge=1)
     require_confirmed_claim: bool = True
     balance: bool = True
     seed: int = 13
@@ -438,7 +441,7 @@ class SciClaimHunt(Pipeline):
                     "judge_words",
                     "judge",
                 ),
-                version="2",  # the faithfulness check reads at most judge_words of the paragraph
+                version="3",  # 2: the faithfulness check reads at most judge_words of the paragraph; 3: "likely" kept
             ),
             Stage(
                 "evidence",
@@ -479,7 +482,17 @@ class SciClaimHunt(Pipeline):
                 "global",
                 self._mismatch,
                 ("item", "claims"),
-                config=("mismatch", "mismatch_label", "judge_sentences", "judge_words", "seed"),
+                config=(
+                    "mismatch",
+                    "mismatch_label",
+                    "mismatch_tries",
+                    "judge_sentences",
+                    "judge_words",
+                    "seed",
+                    "label_check",
+                    "label_thresholds",
+                    "judge",
+                ),
             ),
             self.label_check_stage(self.config.labels, evidence_of=_judge_evidence, checked_as=_checked_as),
             self.confirmed_claims_stage(),
@@ -743,23 +756,52 @@ class SciClaimHunt(Pipeline):
             pm = vec.transform(profiles)
             cm = vec.transform([cl.text for _, cl in claims])
             sims = np.asarray((cm @ pm.T).todense())
-        for n, (paper, cl) in enumerate(claims):
+        tries = min(c.mismatch_tries, len(papers) - 1)
+        # per claim, the other papers to try in order: (paper, how it was chosen)
+        options: list[list[tuple[Paper, dict[str, Any]]]] = []
+        for n, (paper, _cl) in enumerate(claims):
             if c.mismatch == "similar":
                 row = sims[n].copy()
                 row[index[paper.id]] = -np.inf
-                other = papers[int(row.argmax())]
-                how = {"mismatch": "similar", "similarity": round(float(row.max()), 4)}
+                order = np.argsort(-row, kind="stable")[:tries]
+                options.append(
+                    [(papers[int(j)], {"mismatch": "similar", "similarity": round(float(row[j]), 4)}) for j in order]
+                )
             else:
-                j = rng.randrange(len(papers) - 1)
-                j = j if j < index[paper.id] else j + 1
-                other = papers[j]
-                how = {"mismatch": "random"}
-            doc = _evidence_doc(other, None)
-            top = _tfidf_top(cl.text, doc.sentences, c.judge_sentences, c.judge_words)
-            judged = tuple(doc.sentences[i] for i in top)
-            details = {**how, "other_paper": other.id, "other_title": other.title}
+                picks = rng.sample(range(len(papers) - 1), tries)
+                others = [papers[j if j < index[paper.id] else j + 1] for j in picks]
+                options.append([(o, {"mismatch": "random"}) for o in others])
+        docs: dict[str, Document] = {}
+        judged: list[list[tuple[str, ...]]] = []
+        for (_paper, cl), opts in zip(claims, options, strict=True):
+            row_judged = []
+            for other, _ in opts:
+                doc = docs.setdefault(other.id, _evidence_doc(other, None))
+                row_judged.append(
+                    tuple(
+                        doc.sentences[i] for i in _tfidf_top(cl.text, doc.sentences, c.judge_sentences, c.judge_words)
+                    )
+                )
+            judged.append(row_judged)
+        # with the label check on, the first other paper whose passages the judge finds neither entailing nor
+        # contradicting the claim (the check finds these scores in the judge's cache); else the first
+        chosen = [0] * len(claims)
+        if tries > 1 and c.label_check == "reject":
+            flat = [(n, k) for n, row in enumerate(judged) for k in range(len(row))]
+            probs = judge(
+                self.component("judge"), [claims[n][1].text for n, _ in flat], [judged[n][k] for n, k in flat]
+            )
+            passed: dict[int, int] = {}
+            for (n, k), pr in zip(flat, probs, strict=True):
+                if n not in passed and verdict(c.mismatch_label, pr, c.label_thresholds).passed:
+                    passed[n] = k
+            chosen = [passed.get(n, 0) for n in range(len(claims))]
+        for n, (paper, cl) in enumerate(claims):
+            k = chosen[n]
+            other, how = options[n][k]
+            details = {**how, "other_paper": other.id, "other_title": other.title, "tried": k + 1}
             state.examples.append(
-                self._example(paper, cl, c.mismatch_label, cl.text, doc, judged, ("mismatch", details))
+                self._example(paper, cl, c.mismatch_label, cl.text, docs[other.id], judged[n][k], ("mismatch", details))
             )
 
     def _example(
