@@ -607,6 +607,7 @@ def test_unusable_edits_do_not_use_up_the_cap() -> None:
         ("Pain was lower 105 minutes post-dose in 30% of patients.", {"105 minutes"}),
         ("There were no significant differences for the 30% cut-off in 45 patients.", {"30%"}),  # an analysis choice
         ("Sensitivity was 82% at a 2.5 mg/L threshold.", {"2.5 mg/L"}),
+        ("Accuracy within 30% and 50% was 64% and 81%.", {"50%"}),  # tolerance bands
     ],
 )
 def test_design_numbers_are_told_from_results(claim: str, design: set[str]) -> None:

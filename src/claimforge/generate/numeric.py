@@ -1694,8 +1694,8 @@ class NumericNegator:
         gate = f";nli={self.nli.model_id}" if self.nli is not None else ""
         # the rule version: cached negations of an older rule are not reused (2: durations and distances before
         # the noun they measure are design numbers; 3: so is a time point named by what it follows; 4: and a
-        # cut-off or threshold)
-        self.model_id = f"numeric/4(magnitude={config.magnitude}{gate})"
+        # cut-off or threshold; 5: or a tolerance band, "within 50%")
+        self.model_id = f"numeric/5(magnitude={config.magnitude}{gate})"
 
     def negate(
         self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
@@ -1795,6 +1795,8 @@ _DELIMITED_NOUNS = frozenset(
         "cohort exercise training",
     )
 )
+# a tolerance band: "accuracy within 15%, 30% and 50%" (of the observed value)
+_WITHIN_BAND = re.compile(r"\bwithin\s+(?:[±]?\d[\d.,]*\s*%\s*(?:,\s*|\s+and\s+|\s+or\s+)?)*$", re.IGNORECASE)
 _NEXT_WORDS = re.compile(r"^(-old\b)?((?:[\s-]+[A-Za-z][\w-]*){1,3})")
 _AMOUNT_BEFORE = re.compile(r"\b(by|of)\s*$", re.IGNORECASE)
 
@@ -1802,14 +1804,17 @@ _AMOUNT_BEFORE = re.compile(r"\b(by|of)\s*$", re.IGNORECASE)
 def design_number(claim: str, edit: NumericEdit) -> bool:
     """A number that describes the study's design, not its result: a follow-up time ("At 12 months", "after 6
     months' intervention"), a count of groups, arms, sessions, parameters ("between the two groups"), or a
-    duration or distance before the noun it measures ("the 10-year risk", "an 800 m swim"), an analysis's cut-off
-    or threshold ("for the 30% cut-off"). Changing it makes the claim unverifiable (the study has no 26-month data,
-    no four groups, no 1300 m swim, no 48% cut-off), not false."""
+    duration or distance before the noun it measures ("the 10-year risk", "an 800 m swim"), an analysis's
+    cut-off, threshold or tolerance band ("for the 30% cut-off", "accuracy within 50%"). Changing it makes the
+    claim unverifiable (the study has no 26-month data, no four groups, no 1300 m swim, no 48% cut-off), not
+    false."""
     before, after = claim[: edit.start], claim[edit.end :]
     unit_in_span = _TIME_UNIT.search(re.sub(r"^[\d.,\s–-]+", "", edit.original))
     if (_TIME_UNIT.match(after) or unit_in_span) and _BEFORE_TIME.search(before):
         return True
     if _TIME_SPAN.search(edit.original.strip()) and _TIME_AFTER.match(after):
+        return True
+    if edit.original.strip().endswith("%") and _WITHIN_BAND.search(before):
         return True
     unit = _DESIGN_UNIT.fullmatch(edit.original.strip())
     following = _NEXT_WORDS.match(after) if unit else None
