@@ -113,6 +113,10 @@ FLUENCY = [
     ("Aspirin (a salicylate reduces pain.", "unbalanced_brackets"),
     ("The herbicide inhibits EPSPS in the shikimate pathway.", None),  # "inhibits" is tagged NNS by the parser
     ("Bariatric surgery reduces postmenopausal breast cancer.", None),
+    ("The -diversity was higher than expected by chance.", "lost_symbol"),  # the source lost a β
+    ("Demonstrates that the incidence of stroke was higher.", "no_subject"),
+    ("The change in blood pressure was -5 mmHg.", None),
+    ("Reduced expression of p53 promotes tumour growth.", None),
 ]
 
 

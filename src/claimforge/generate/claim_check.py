@@ -60,7 +60,8 @@ class ClaimCheck:
         self._nlp = registry.build("nlp", config.nlp)
         self._lm = registry.build("lm", config.lm) if config.lm is not None else None
         lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
-        self.model_id = f"wellformed-v2+{self._nlp.model_id}{lm_id}"
+        # v3: words that lost their leading symbol ("The -diversity") and a verb with no subject are rejected
+        self.model_id = f"wellformed-v3+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:
         if not texts:

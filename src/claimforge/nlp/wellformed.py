@@ -31,7 +31,9 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     """Surface and parse checks of fluency (each failed check lowers the LM-based level by one): a finite verb
     in the main clause (the parse, or — since the parser misses verbs in scientific text — a verb form right
     after a noun), no dangling conjunction/preposition/determiner at the end, no doubled word, balanced
-    brackets, not a lone subordinate clause ("Although the dose was doubled.")."""
+    brackets, not a lone subordinate clause ("Although the dose was doubled."), no word that lost its leading
+    symbol ("The -diversity", where the source had β as an image), not opening on a present-tense verb with no
+    subject ("Demonstrates that the incidence ...")."""
     reasons = []
     words = text.split()
     if len(words) < 3:
@@ -50,7 +52,16 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     m = _SUBORDINATE_START.match(text)
     if m and "," not in text:  # "Although the dose was doubled." has no main clause
         reasons.append(reason("subordinate_clause_only", repr(m.group(0))))
+    lost = _LOST_SYMBOL.search(text)
+    if lost:
+        reasons.append(reason("lost_symbol", repr(lost.group(1))))
+    if toks and toks[0].tag_ == "VBZ" and toks[0].text[:1].isupper():
+        reasons.append(reason("no_subject", repr(toks[0].text)))
     return reasons
+
+
+# a word that starts with a hyphen: a symbol (a Greek letter, an inline formula) the source text lost before it
+_LOST_SYMBOL = re.compile(r"(?:^|[\s(])(-[A-Za-z][\w-]*)")
 
 
 _OBJECT_START = frozenset({"DET", "NOUN", "PROPN", "ADJ", "PRON", "NUM"})
