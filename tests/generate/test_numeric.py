@@ -608,6 +608,11 @@ def test_unusable_edits_do_not_use_up_the_cap() -> None:
         ("There were no significant differences for the 30% cut-off in 45 patients.", {"30%"}),  # an analysis choice
         ("Sensitivity was 82% at a 2.5 mg/L threshold.", {"2.5 mg/L"}),
         ("Accuracy within 30% and 50% was 64% and 81%.", {"50%"}),  # tolerance bands
+        ("For nH = 1, the period decreased by 40% with ks.", {"1"}),  # a setting
+        ("The sealer Roth 811 exceeded the threshold in 12 of 20 teeth.", {"811"}),  # a name
+        ("Roth 811 exceeded the threshold in 45% of teeth.", {"811"}),
+        ("In 2010, 45% of patients were smokers.", set()),
+        ("In the initial six months, 45% of patients had no co-infection.", {"six months"}),
     ],
 )
 def test_design_numbers_are_told_from_results(claim: str, design: set[str]) -> None:

@@ -1694,8 +1694,9 @@ class NumericNegator:
         gate = f";nli={self.nli.model_id}" if self.nli is not None else ""
         # the rule version: cached negations of an older rule are not reused (2: durations and distances before
         # the noun they measure are design numbers; 3: so is a time point named by what it follows; 4: and a
-        # cut-off or threshold; 5: or a tolerance band, "within 50%")
-        self.model_id = f"numeric/5(magnitude={config.magnitude}{gate})"
+        # cut-off or threshold; 5: or a tolerance band, "within 50%"; 6: a setting, a name's number, "in the
+        # initial 6 months")
+        self.model_id = f"numeric/6(magnitude={config.magnitude}{gate})"
 
     def negate(
         self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
@@ -1753,7 +1754,8 @@ class NumericNegator:
 
 _TIME_UNIT = re.compile(r"^[\s-]*(h|hr|hours?|days?|d|weeks?|wk|months?|mo|years?|yr)s?\b['’]?", re.IGNORECASE)
 _BEFORE_TIME = re.compile(
-    r"\b(at|after|for|during|over|within|by|until|through|up to|from|in the first)\s*$", re.IGNORECASE
+    r"\b(at|after|for|during|over|within|by|until|through|up to|from|in the (?:first|initial|final|last))\s*$",
+    re.IGNORECASE,
 )
 # ... or a time point named by what it follows: "42 hours after surgery", "105 minutes post-dose", "2 weeks later"
 _TIME_AFTER = re.compile(
@@ -1795,6 +1797,18 @@ _DELIMITED_NOUNS = frozenset(
         "cohort exercise training",
     )
 )
+# a setting the analysis is run at ("For nH = 1, the period decreased"), and a number that is part of a name: after
+# a capitalised word ("Roth 811 induced discoloration", "in March 2020") that is not an ordinary opening word
+_SETTING = re.compile(r"\b(?:for|with|at|when)\s+[\w.-]+\s*=\s*$", re.IGNORECASE)
+_NAME_BEFORE = re.compile(r"(?:^|\S\s+)([A-Z][A-Za-z-]+)\s+$")
+_OPENING_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        "in of at by for after before among within during over overall only all about approximately nearly almost "
+        "up between from to with the a an some each every both just around roughly than and or but while although "
+        "since until following including excluding total totally",
+    )
+)
 # a tolerance band: "accuracy within 15%, 30% and 50%" (of the observed value)
 _WITHIN_BAND = re.compile(r"\bwithin\s+(?:[±]?\d[\d.,]*\s*%\s*(?:,\s*|\s+and\s+|\s+or\s+)?)*$", re.IGNORECASE)
 _NEXT_WORDS = re.compile(r"^(-old\b)?((?:[\s-]+[A-Za-z][\w-]*){1,3})")
@@ -1805,16 +1819,22 @@ def design_number(claim: str, edit: NumericEdit) -> bool:
     """A number that describes the study's design, not its result: a follow-up time ("At 12 months", "after 6
     months' intervention"), a count of groups, arms, sessions, parameters ("between the two groups"), or a
     duration or distance before the noun it measures ("the 10-year risk", "an 800 m swim"), an analysis's
-    cut-off, threshold or tolerance band ("for the 30% cut-off", "accuracy within 50%"). Changing it makes the
+    cut-off, threshold or tolerance band ("for the 30% cut-off", "accuracy within 50%"), a setting ("for nH = 1")
+    or a number in a name ("Roth 811", "March 2020"). Changing it makes the
     claim unverifiable (the study has no 26-month data, no four groups, no 1300 m swim, no 48% cut-off), not
     false."""
     before, after = claim[: edit.start], claim[edit.end :]
-    unit_in_span = _TIME_UNIT.search(re.sub(r"^[\d.,\s–-]+", "", edit.original))
+    unit_in_span = _TIME_UNIT.search(re.sub(rf"^(?:[\d.,\s–-]+|(?:{_WORD_ALT})\s+)", "", edit.original, flags=re.I))
     if (_TIME_UNIT.match(after) or unit_in_span) and _BEFORE_TIME.search(before):
         return True
     if _TIME_SPAN.search(edit.original.strip()) and _TIME_AFTER.match(after):
         return True
     if edit.original.strip().endswith("%") and _WITHIN_BAND.search(before):
+        return True
+    if _SETTING.search(before):
+        return True
+    name = _NAME_BEFORE.search(before) if re.fullmatch(r"\d+", edit.original.strip()) else None
+    if name and name.group(1).lower() not in _OPENING_WORDS:
         return True
     unit = _DESIGN_UNIT.fullmatch(edit.original.strip())
     following = _NEXT_WORDS.match(after) if unit else None

@@ -474,9 +474,9 @@ class SciClaimHunt(Pipeline):
                 ("item", "claims"),
                 ("claims",),
                 ("negation", "numeric", "entity"),
-                version="6",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
+                version="7",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
                 # 4: nor of a time point named by what it follows ("42 hours after surgery"); 5: nor of a cut-off;
-                # 6: nor of a tolerance band ("within 50%")
+                # 6: nor of a tolerance band ("within 50%"); 7: nor a setting or a name's number ("Roth 811")
             ),
             Stage(
                 "mismatch",
