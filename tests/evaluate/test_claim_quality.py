@@ -117,6 +117,9 @@ FLUENCY = [
     ("Demonstrates that the incidence of stroke was higher.", "no_subject"),
     ("The change in blood pressure was -5 mmHg.", None),
     ("Reduced expression of p53 promotes tumour growth.", None),
+    ("Increases in blood pressure were observed in treated rats.", None),  # a plural noun tagged VBZ
+    ("Anti-CD3 and -CD28 antibodies activated the T cells.", None),  # a shared prefix
+    ("Thiol (-SH) groups were oxidised in the treated cells.", None),  # a chemical group
 ]
 
 

@@ -526,6 +526,11 @@ def test_kbin_prefers_a_substitute_the_evidence_names() -> None:
     none = strict.negate([claim], evidence=[("Metformin inhibits gluconeogenesis in the liver.",)])[0]
     assert none.text is None and none.reason == "not_named_in_evidence" and none.details["not_named"] >= 2
     assert strict.negate([claim])[0].text == "Phenformin inhibits gluconeogenesis."  # no evidence: no effect
+    # a short or mixed-case substitute is named only in its own case ("No", nobelium, is not the word "no")
+    from claimforge.generate.kbin import _names
+
+    assert not _names("There was no difference at 24 h.", "No") and _names("Nobelium (No) decays.", "No")
+    assert _names("Metformin, unlike Buformin, inhibits it.", "buformin") and _names("IL-6 rose.", "IL-6")
 
 
 class VocabLM(FakeLM):

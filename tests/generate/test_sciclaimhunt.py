@@ -203,12 +203,19 @@ def test_the_judge_reads_findings_not_aims_background_or_procedures() -> None:
         "This study was designed to test whether exercise improves bone density.",
         "We hypothesized that metformin increases insulin sensitivity.",
         "In this study, we describe the efficiency of the Frog appliance.",
+        "To examine whether exposure to smoke led to increased risk of asthma.",  # a result verb in the question
+        "We hypothesized that statin use resulted in lower mortality.",
+        "This study aimed to assess whether delirium was observed in the ward.",
+        "OBJECTIVE: To evaluate the efficacy of amikacin.",
     ]
     findings = [
         "We aimed to test metformin and found that insulin sensitivity increased.",  # an aim with its finding
         "Treatment led to an increase in the aim scores of patients.",
         "To date only two studies examined helminth egg distribution along the stool.",
         "Peak power did not change significantly between tests.",
+        "In this study, we compared A with B; drug A reduced mortality by 20%.",
+        "In this study, we examined 200 patients and mortality was 12%.",
+        "To determine whether X matters, we measured Y in 40 mice and found that Y rose.",
     ]
     assert [states_aim(s) for s in aims] == [True] * len(aims)
     assert [states_aim(s) for s in findings] == [False] * len(findings)
@@ -261,6 +268,8 @@ def test_a_claims_significance_must_be_in_its_evidence() -> None:
     ):
         assert not unstated_significance(claim, ["Responders were older.", stated])
     assert not unstated_significance("Non-responders were younger.", ["The comparison suggested it."])
+    assert unstated_significance(claim, ["95% of non-responders were under 40."])  # a share, not an interval
+    assert not unstated_significance("No clinically significant events occurred.", ["None occurred."])
     # in a build: the abstract restates the finding without its test, so the claim is dropped with a reason
     paper = PAPERS[0].model_copy(
         update={
@@ -327,6 +336,16 @@ def test_a_mismatch_tries_the_next_paper_when_the_most_similar_one_entails_the_c
     res = pipe.build([PAPERS[0], twin, PAPERS[1]])
     assert not any(e.label == Label.NOT_ENOUGH_INFO and e.source_item_id in ("p1", "p1-twin") for e in res.examples)
     assert any(r.reason == "label_not_confirmed" and r.detail.startswith("NOT_ENOUGH_INFO") for r in res.rejects)
+    # the paper's binary scheme: the mismatch is labelled REFUTED but must still be neutral to the judge
+    pipe, _ = _pipeline(mismatch_label=Label.REFUTED, labels=[Label.SUPPORTED, Label.REFUTED])
+    res = pipe.build([PAPERS[0], twin, PAPERS[1]])
+    mism = {e.source_item_id: _details(e)["negative"] for e in res.examples if e.method == "sciclaimhunt-mismatch"}
+    assert mism["p1"]["other_paper"] == "p2" and mism["p1"]["neutral"] is True
+    # with the label check flagging, no paper is judged here: the most similar one, as before
+    pipe, _ = _pipeline(label_check="flag")
+    res = pipe.build([PAPERS[0], twin, PAPERS[1]])
+    mism = {e.source_item_id: _details(e)["negative"] for e in res.examples if e.method == "sciclaimhunt-mismatch"}
+    assert mism["p1"]["other_paper"] == "p1-twin" and "tried" not in mism["p1"]
 
 
 def test_binary_scheme_and_config_errors() -> None:

@@ -630,7 +630,7 @@ class ClaimGen(Pipeline):
                 ("claims",),
                 ("generator", "claim_check"),
                 version="4",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
-                # 4: "likely" is no longer dropped as a hedge
+                # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3
             ),
             Stage(
                 "choose evidence",
@@ -642,7 +642,8 @@ class ClaimGen(Pipeline):
                 version="2",  # issue 11: evidence the judge says entails the claim
             ),
             # version 2: negations judged against the evidence, rare-word floor (issue 11)
-            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="3"),
+            # 4: KBIN matches a short substitute ("No") in the evidence in its own case
+            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="4"),
             Stage("unique claims", "global", self._unique, ("item", "paired"), config=("unique_claims",)),
             Stage(
                 "pair NEI evidence",

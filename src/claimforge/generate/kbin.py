@@ -424,7 +424,7 @@ class KBIN:
         unnamed = [0] * len(best)  # substitutes dropped by require_named, per claim
         if self.config.require_named and evidence is not None:
             for n, bs in enumerate(best):
-                text = " ".join(evidence[n]).lower()
+                text = " ".join(evidence[n])
                 best[n] = [b for b in bs if _names(text, b[0].alias)]
                 unnamed[n] = len(bs) - len(best[n])
         scored = [(c.text, premise(n)) for n, bs in enumerate(best) for c, _ in bs]
@@ -447,7 +447,7 @@ class KBIN:
                 continue
             scores = probs[i : i + len(bs)]
             i += len(bs)
-            text = " ".join(premise(n)).lower() if evidence is not None else ""
+            text = " ".join(premise(n)) if evidence is not None else ""
             named = [evidence is not None and _names(text, c.alias) for c, _ in bs]
             # of the substitutes that pass the gate, the ones the evidence names first, then the most contradicted;
             # when none passes, the most contradicted one (for the reject's scores)
@@ -482,9 +482,12 @@ class KBIN:
         return out
 
 
-def _names(evidence_lower: str, alias: str) -> bool:
-    """Whether the (lower-cased) evidence mentions the substitute as a whole word or phrase."""
-    return re.search(rf"(?<!\w){re.escape(alias.lower())}(?!\w)", evidence_lower) is not None
+def _names(evidence: str, alias: str) -> bool:
+    """Whether the evidence mentions the substitute as a whole word or phrase: in any case, but a short or
+    mixed-case alias exactly ("No", nobelium, is not the word "no"; "In", indium, not "in")."""
+    exact = len(alias) <= 3 or any(c.isupper() for c in alias[1:])
+    text, name = (evidence, alias) if exact else (evidence.lower(), alias.lower())
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
 _PERFECT_OR_PASSIVE = {"has", "have", "had", "is", "are", "was", "were", "be", "been", "being"}
@@ -674,8 +677,9 @@ class KBINPipeline(Pipeline):
     def stages(self) -> list[Stage]:
         labels = (Label.SUPPORTED, Label.REFUTED) if self.config.include_original else (Label.REFUTED,)
         return [
-            # version 2: negations judged against the evidence, rare-word floor (issue 11)
-            Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original"), version="2"),
+            # version 2: negations judged against the evidence, rare-word floor (issue 11); 3: a short substitute
+            # ("No") is named by the evidence only in its own case
+            Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original"), version="3"),
             self.label_check_stage(labels),
             self.select_stage(labels),
         ]

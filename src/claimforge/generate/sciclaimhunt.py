@@ -5,7 +5,8 @@ Stages (``docs/sciclaimhunt.md``):
 
 1. pre-filter: duplicate paper ids, papers without a section of the claim types (``claim_sections``);
 2. ``select sentences``: the sentences of those sections with result cues ("significantly", "increased",
-   "associated with", numbers with units, p-values ...), strongest cues first, ``max_sentences_per_paper``;
+   "associated with", numbers with units, p-values ...) that a sentence the judge may read (step 4) restates
+   outside their section (``min_restated``), strongest cues first, ``max_sentences_per_paper``;
 3. ``generate claims`` (§III-A): a ``generator`` makes claims from each sentence with its paragraph as context —
    the embedded default is ClaimGen's extractor (``entity``: the clause that holds each entity), the paper's path
    is ``paper-llm`` (k source paragraph → claim examples through an OpenAI-compatible server); every claim must
@@ -19,7 +20,8 @@ Stages (``docs/sciclaimhunt.md``):
    gate; ``llm`` is the paper's prompt), (iii) ``numeric`` (cardinals, percentages, p-values, doses, sample
    sizes, fold changes: the SciClaimHunt_Num subset), (iv) ``entity`` (KBIN over the knowledge bases);
 6. ``mismatch`` (global, §III-B (ii)): the claim with another paper — NOT_ENOUGH_INFO by default (a claim about
-   another paper is unverifiable, not false), ``mismatch_label: REFUTED`` for the paper's binary scheme;
+   another paper is unverifiable, not false), ``mismatch_label: REFUTED`` for the paper's binary scheme; of the
+   ``mismatch_tries`` most similar papers, the first the judge finds neutral to the claim;
 7. the label check (on ``judge_evidence``), confirmed claims, label selection.
 """
 
@@ -97,7 +99,8 @@ _UNNAMED_GROUPS = re.compile(
 # present study was to assess the efficacy of progesterone ..."): the judge read such sentences as support
 # (docs/sciclaimhunt.md, the reading of 2026-11-27), so it does not read them.
 _AIM = re.compile(
-    r"^(to|in order to) (evaluate|assess|examine|investigate|determine|compare|explore|describe|test|identify|"
+    r"^(?:(?:objectives?|aims?|purposes?|goals?|background)\s*[:.]\s*)?(to|in order to) "
+    r"(evaluate|assess|examine|investigate|determine|compare|explore|describe|test|identify|"
     r"analy[sz]e|characteri[sz]e|estimate|measure|quantify|review|understand|establish|clarify|study|report|"
     r"develop|validate|summari[sz]e)\b"
     r"|\b(aims?|objectives?|purposes?|goals?) (of|in) (this|the|our) ([\w-]+ ){0,2}"
@@ -111,20 +114,23 @@ _AIM = re.compile(
     r"|\b(was|were|is|are) designed to (evaluate|assess|examine|investigate|determine|compare|test)\b",
     re.IGNORECASE,
 )
-# ... unless it reports what was found too ("We aimed to test X and found that ...")
+# ... unless it reports what was found too ("We aimed to test X and found that ...", "In this study, we compared A
+# with B; A reduced mortality by 20%"), outside the question it asks ("To examine whether smoke led to asthma.")
 _FOUND = re.compile(
     r"\b(we (found|find|showed?|observed|demonstrated?)|(was|were) (found|observed|shown)|showed|revealed|"
-    r"found that|resulted in|led to)\b|\bp\s*[<=>≤≥]\s*0?\.\d",
+    r"found that|resulted in|led to)\b|\bp\s*[<=>≤≥]\s*0?\.\d|\d(?:\.\d+)?\s*%|;",
     re.IGNORECASE,
 )
+_QUESTION = re.compile(r"\b(whether|if)\b[^,;]*", re.IGNORECASE)  # the question, to the next comma
 
 
+# "clinically significant" is a judgement of size, not a test
 _SIGNIFICANCE_CLAIMED = re.compile(
-    r"\b(statistically|significant(ly)?|non-?significant(ly)?|insignificant(ly)?)\b", re.IGNORECASE
+    r"(?<!clinically )\b(statistically|significant(ly)?|non-?significant(ly)?|insignificant(ly)?)\b", re.IGNORECASE
 )
 _SIGNIFICANCE_STATED = re.compile(
-    r"\b(significan\w*|insignifican\w*|statistic\w*|p[\s-]*values?)\b|\bp\s*[<=>≤≥]|\b95\s*%|\bCI\b"
-    r"|confidence intervals?",
+    r"\b(significan\w*|insignifican\w*|statistic\w*|p[\s-]*values?)\b|\bp\s*[<=>≤≥]"
+    r"|\b95\s*%\s*(?:CI|confidence|credible)|\bCI\b|confidence intervals?",
     re.IGNORECASE,
 )
 
@@ -138,7 +144,16 @@ def unstated_significance(claim: str, evidence: Sequence[str]) -> bool:
 def states_aim(sentence: str) -> bool:
     """Whether a sentence states what a study set out to do (an aim, objective or hypothesis), not a finding."""
     text = sentence.strip()
-    return bool(_AIM.search(text)) and not _FOUND.search(text)
+    m = _AIM.search(text)
+    if not m:
+        return False
+    # what the aim asks is not a finding: look for one before the aim's words and after them, but not in the
+    # question it asks
+    after = text[m.end() :]
+    if re.search(r"\b(that|whether|if)\s*$", m.group(0), re.IGNORECASE):  # "we hypothesized that ..."
+        after = re.sub(r"^[^,;]*", "", after)
+    rest = text[: m.start()] + " " + _QUESTION.sub("", after)
+    return not _FOUND.search(rest)
 
 
 def unnamed_groups(text: str) -> str | None:
@@ -212,7 +227,7 @@ class SciClaimHuntConfig(LabelCheckConfig):
     judge_skip_aims: bool = True
     # a claim that asserts statistical significance ("significantly younger") when the passages the judge reads
     # state no test (no "significant", p-value or confidence interval) says more than its evidence: the judge
-    # passes it, blind readers do not (5 of 6 such SUPPORTED examples read, 2026-11-27); not used
+    # passes it, blind readers do not (5 of 6 such SUPPORTED examples read, 2026-11-27): the claim is dropped
     require_stated_significance: bool = True
     judge_sentences: int = Field(5, ge=1)  # sentences of the evidence the label check reads, at most
     # ... and at most this many words (None: no limit). Evidence longer than the judge's 128-token window makes
@@ -327,11 +342,9 @@ def _judge_sentences(
     return out
 
 
-def _judge_pool(paper: Paper, exclude: int | None, c: SciClaimHuntConfig) -> tuple[str, ...]:
-    """The sentences the judge may read for a claim of ``paper``: readable, and not in section ``exclude``."""
-    return tuple(
-        t for si, _, t, ok in _judge_sentences(paper, c.judge_skip_sections, c.judge_skip_aims) if ok and si != exclude
-    )
+def _judge_pool(sentences: Sequence[tuple[int, int, str, bool]], exclude: int | None) -> tuple[str, ...]:
+    """The sentences the judge may read for a claim (of :func:`_judge_sentences`): readable, not in ``exclude``."""
+    return tuple(t for si, _, t, ok in sentences if ok and si != exclude)
 
 
 def _restated(paper: Paper, cands: Sequence[_Candidate], c: SciClaimHuntConfig) -> np.ndarray:
@@ -356,7 +369,7 @@ def _restated(paper: Paper, cands: Sequence[_Candidate], c: SciClaimHuntConfig) 
         if c.evidence_exclude != "section":
             own &= para_of == cand.paragraph
         row = np.where(own | unreadable, -1.0, sims[n])
-        out[n] = row.max() if row.size else 0.0
+        out[n] = max(0.0, float(row.max())) if row.size else 0.0  # nothing readable outside: 0
     return out
 
 
@@ -441,7 +454,9 @@ class SciClaimHunt(Pipeline):
                     "judge_words",
                     "judge",
                 ),
-                version="3",  # 2: the faithfulness check reads at most judge_words of the paragraph; 3: "likely" kept
+                # 2: the faithfulness check reads at most judge_words of the paragraph; 3: "likely" kept; 4: the claim
+                # check wellformed-v3
+                version="4",
             ),
             Stage(
                 "evidence",
@@ -474,9 +489,10 @@ class SciClaimHunt(Pipeline):
                 ("item", "claims"),
                 ("claims",),
                 ("negation", "numeric", "entity"),
-                version="7",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
+                version="8",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
                 # 4: nor of a time point named by what it follows ("42 hours after surgery"); 5: nor of a cut-off;
-                # 6: nor of a tolerance band ("within 50%"); 7: nor a setting or a name's number ("Roth 811")
+                # 6: nor of a tolerance band ("within 50%"); 7: nor a setting or a name's number ("Roth 811");
+                # 8: negatives pass the claim check wellformed-v3, entity substitutes matched by case when short
             ),
             Stage(
                 "mismatch",
@@ -655,8 +671,9 @@ class SciClaimHunt(Pipeline):
         for u in chunk.live():
             paper: Paper = u.item
             kept = []
+            readable = _judge_sentences(paper, c.judge_skip_sections, c.judge_skip_aims)
             for cl in u.data["claims"]:
-                pool = _judge_pool(paper, cl.section if c.evidence_exclude == "section" else None, c)
+                pool = _judge_pool(readable, cl.section if c.evidence_exclude == "section" else None)
                 cl.judge_evidence = tuple(pool[i] for i in _tfidf_top(cl.text, pool, c.judge_sentences, c.judge_words))
                 if c.require_stated_significance and unstated_significance(cl.text, cl.judge_evidence):
                     detail = (
@@ -757,7 +774,9 @@ class SciClaimHunt(Pipeline):
             pm = vec.transform(profiles)
             cm = vec.transform([cl.text for _, cl in claims])
             sims = np.asarray((cm @ pm.T).todense())
-        tries = min(c.mismatch_tries, len(papers) - 1)
+        # more than one paper is tried only when the label check would reject a mismatch the judge finds
+        # entailing or contradicting (with it off or flagging, the first paper, as before)
+        tries = min(c.mismatch_tries if c.label_check == "reject" else 1, len(papers) - 1)
         # per claim, the other papers to try in order: (paper, how it was chosen)
         options: list[list[tuple[Paper, dict[str, Any]]]] = []
         for n, (paper, _cl) in enumerate(claims):
@@ -769,38 +788,48 @@ class SciClaimHunt(Pipeline):
                     [(papers[int(j)], {"mismatch": "similar", "similarity": round(float(row[j]), 4)}) for j in order]
                 )
             else:
-                picks = rng.sample(range(len(papers) - 1), tries)
+                picks = [rng.randrange(len(papers) - 1)] if tries == 1 else rng.sample(range(len(papers) - 1), tries)
                 others = [papers[j if j < index[paper.id] else j + 1] for j in picks]
                 options.append([(o, {"mismatch": "random"}) for o in others])
         docs: dict[str, Document] = {}
-        judged: list[list[tuple[str, ...]]] = []
-        for (_paper, cl), opts in zip(claims, options, strict=True):
-            row_judged = []
-            for other, _ in opts:
-                doc = docs.setdefault(other.id, _evidence_doc(other, None))
-                row_judged.append(
-                    tuple(
-                        doc.sentences[i] for i in _tfidf_top(cl.text, doc.sentences, c.judge_sentences, c.judge_words)
-                    )
-                )
-            judged.append(row_judged)
-        # with the label check on, the first other paper whose passages the judge finds neither entailing nor
-        # contradicting the claim (the check finds these scores in the judge's cache); else the first
+
+        def passages(n: int, k: int) -> tuple[str, ...]:
+            other = options[n][k][0]
+            if other.id not in docs:
+                docs[other.id] = _evidence_doc(other, None)
+            sents = docs[other.id].sentences
+            return tuple(sents[i] for i in _tfidf_top(claims[n][1].text, sents, c.judge_sentences, c.judge_words))
+
+        # in rounds: the k-th most similar paper is judged only for the claims no earlier one was neutral for; the
+        # first neutral one is used (the label check finds its scores in the judge's cache), else the first
         chosen = [0] * len(claims)
-        if tries > 1 and c.label_check == "reject":
-            flat = [(n, k) for n, row in enumerate(judged) for k in range(len(row))]
-            probs = judge(
-                self.component("judge"), [claims[n][1].text for n, _ in flat], [judged[n][k] for n, k in flat]
-            )
-            passed: dict[int, int] = {}
-            for (n, k), pr in zip(flat, probs, strict=True):
-                if n not in passed and verdict(c.mismatch_label, pr, c.label_thresholds).passed:
-                    passed[n] = k
-            chosen = [passed.get(n, 0) for n in range(len(claims))]
+        judged = [[passages(n, 0)] for n in range(len(claims))]
+        neutral: dict[int, bool] = {}
+        if tries > 1:
+            todo = list(range(len(claims)))
+            for k in range(tries):
+                if not todo:
+                    break
+                if k > 0:
+                    for n in todo:
+                        judged[n].append(passages(n, k))
+                probs = judge(self.component("judge"), [claims[n][1].text for n in todo], [judged[n][k] for n in todo])
+                left = []
+                for n, pr in zip(todo, probs, strict=True):
+                    # the rule the label check applies to a mismatch whatever its label (_checked_as)
+                    if verdict(Label.NOT_ENOUGH_INFO, pr, c.label_thresholds).passed:
+                        chosen[n], neutral[n] = k, True
+                    else:
+                        left.append(n)
+                todo = left
+            for n in todo:
+                neutral[n] = False
         for n, (paper, cl) in enumerate(claims):
             k = chosen[n]
             other, how = options[n][k]
-            details = {**how, "other_paper": other.id, "other_title": other.title, "tried": k + 1}
+            details = {**how, "other_paper": other.id, "other_title": other.title}
+            if tries > 1:  # papers judged, and whether the chosen one was neutral
+                details.update(tried=len(judged[n]), neutral=neutral[n])
             state.examples.append(
                 self._example(paper, cl, c.mismatch_label, cl.text, docs[other.id], judged[n][k], ("mismatch", details))
             )

@@ -55,13 +55,16 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     lost = _LOST_SYMBOL.search(text)
     if lost:
         reasons.append(reason("lost_symbol", repr(lost.group(1))))
-    if toks and toks[0].tag_ == "VBZ" and toks[0].text[:1].isupper():
+    # the verb must head the sentence: a plural noun the tagger took for a verb ("Increases in blood pressure
+    # were observed") is not
+    if toks and toks[0].tag_ == "VBZ" and toks[0].text[:1].isupper() and toks[0].dep_ == "ROOT":
         reasons.append(reason("no_subject", repr(toks[0].text)))
     return reasons
 
 
-# a word that starts with a hyphen: a symbol (a Greek letter, an inline formula) the source text lost before it
-_LOST_SYMBOL = re.compile(r"(?:^|[\s(])(-[A-Za-z][\w-]*)")
+# a word that starts with a hyphen: a symbol (a Greek letter, an inline formula) the source text lost before it;
+# not a shared prefix ("anti-CD3 and -CD28", "pro- and -inflammatory") nor a chemical group in brackets ("(-SH)")
+_LOST_SYMBOL = re.compile(r"(?:^|(?<!\band)(?<!\bor)(?<!,)\s)(-[A-Za-z][\w-]*)")
 
 
 _OBJECT_START = frozenset({"DET", "NOUN", "PROPN", "ADJ", "PRON", "NUM"})
