@@ -612,6 +612,7 @@ def test_unusable_edits_do_not_use_up_the_cap() -> None:
         ("The sealer Roth 811 exceeded the threshold in 12 of 20 teeth.", {"811"}),  # a name
         ("Roth 811 exceeded the threshold in 45% of teeth.", {"811"}),
         ("In 2010, 45% of patients were smokers.", set()),
+        ("Of the four training methods, two improved strength by 20%.", {"four"}),  # a count of methods
         ("In the initial six months, 45% of patients had no co-infection.", {"six months"}),
     ],
 )

@@ -1695,8 +1695,8 @@ class NumericNegator:
         # the rule version: cached negations of an older rule are not reused (2: durations and distances before
         # the noun they measure are design numbers; 3: so is a time point named by what it follows; 4: and a
         # cut-off or threshold; 5: or a tolerance band, "within 50%"; 6: a setting, a name's number, "in the
-        # initial 6 months")
-        self.model_id = f"numeric/6(magnitude={config.magnitude}{gate})"
+        # initial 6 months"); 7: a count of methods, devices, regimens ("the four training methods")
+        self.model_id = f"numeric/7(magnitude={config.magnitude}{gate})"
 
     def negate(
         self, claims: Sequence[str], progress: Any = None, evidence: Sequence[tuple[str, ...]] | None = None
@@ -1767,7 +1767,7 @@ _TIME_SPAN = re.compile(
 _DESIGN_NOUN = re.compile(
     r"^[\s-]*(\w+[\s-]+)?(groups?|arms?|sessions?|visits?|parameters?|stimuli|conditions?|treatments?|time[\s-]points?"
     r"|cycles?|phases?|periods?|cohorts?|sites?|centres?|centers?|rounds?|waves?"
-    r"|cut-?offs?|cut[\s-]?points?|thresholds?)\b",
+    r"|cut-?offs?|cut[\s-]?points?|thresholds?|methods|techniques|devices|regimens|protocols|strategies)\b",
     re.IGNORECASE,
 )
 

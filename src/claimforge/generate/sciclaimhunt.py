@@ -489,10 +489,11 @@ class SciClaimHunt(Pipeline):
                 ("item", "claims"),
                 ("claims",),
                 ("negation", "numeric", "entity"),
-                version="8",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
+                version="9",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
                 # 4: nor of a time point named by what it follows ("42 hours after surgery"); 5: nor of a cut-off;
                 # 6: nor of a tolerance band ("within 50%"); 7: nor a setting or a name's number ("Roth 811");
-                # 8: negatives pass the claim check wellformed-v3, entity substitutes matched by case when short
+                # 8: negatives pass the claim check wellformed-v3, entity substitutes matched by case when short;
+                # 9: nor a count of methods or devices ("the four training methods")
             ),
             Stage(
                 "mismatch",
