@@ -71,6 +71,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from claimforge.generate.kbin import Negation
+from claimforge.nlp.wellformed import PREPOSITIONS
 from claimforge.registry import ComponentConfig, registry
 from claimforge.verify.label_check import judge
 
@@ -1801,12 +1802,11 @@ _DELIMITED_NOUNS = frozenset(
 # a capitalised word ("Roth 811 induced discoloration", "in March 2020") that is not an ordinary opening word
 _SETTING = re.compile(r"\b(?:for|with|at|when)\s+[\w.-]+\s*=\s*$", re.IGNORECASE)
 _NAME_BEFORE = re.compile(r"(?:^|\S\s+)([A-Z][A-Za-z-]+)\s+$")
-_OPENING_WORDS = frozenset(
+_OPENING_WORDS = PREPOSITIONS | frozenset(
     re.findall(
         r"\S+",
-        "in of at by for after before among within during over overall only all about approximately nearly almost "
-        "up between from to with the a an some each every both just around roughly than and or but while although "
-        "since until following including excluding total totally",
+        "within over overall only all about approximately nearly almost up the a an some each every both just around "
+        "roughly than and or but while although since until following including excluding total totally",
     )
 )
 # a tolerance band: "accuracy within 15%, 30% and 50%" (of the observed value)
