@@ -113,6 +113,23 @@ def test_negation_is_added_to_the_main_verb_or_removed(parse) -> None:  # type: 
     assert neg("The overall response rate was 45% in the treated group.") == (
         "The overall response rate was not 45% in the treated group."
     )
+    # families of two blind readings (2026-11-27): a plural takes no article, "also" goes with the negation, "can"
+    # becomes "cannot", and a dictionary lemma beats a rule lemma ("did not idealis")
+    assert neg("There were no significant distribution differences for the 30% cut-off.") == (
+        "There were significant distribution differences for the 30% cut-off."
+    )
+    assert neg("The placebo group showed no significant changes versus baseline.") == (
+        "The placebo group showed significant changes versus baseline."
+    )
+    assert neg("The interaction of time and task was also significant.") == (
+        "The interaction of time and task was not significant."
+    )
+    assert neg("Knowledge of cost drivers can enable providers to cut costs.") == (
+        "Knowledge of cost drivers cannot enable providers to cut costs."
+    )
+    assert neg("Men in the experimental group idealised a wider range of body sizes.") == (
+        "Men in the experimental group did not idealise a wider range of body sizes."
+    )
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,17 @@ CLEANUP = [
     # "likely to" is a comparison or a predicate, not a hedge to drop ("were less to report")
     ("Women were less likely to report feeling isolated.", "Women were less likely to report feeling isolated."),
     ("Smokers are likely to develop lung cancer.", "Smokers are likely to develop lung cancer."),
+    # a pointer to a figure whose cross-reference the reader dropped, or that names it, goes with its clause
+    ("As can be seen in, glucose rose 5 min later (P < 0.001).", "Glucose rose 5 min later."),
+    ("As shown in Figure 2B, the rate rose sharply.", "The rate rose sharply."),
+    ("The rate rose sharply, as shown in.", "The rate rose sharply."),
+    ("Cells were grown as shown in the protocol.", "Cells were grown as shown in the protocol."),
+    # a sentence the reader cut after its subject keeps only the frame's verb; "datasets" report like "data"
+    ("demonstrates that SRP changes the ratio at 6 months (P < 0.05).", "SRP changes the ratio at 6 months."),
+    (
+        "Analysis of public gene expression datasets suggests that the allele is associated with HMMR expression.",
+        "The allele is associated with HMMR expression.",
+    ),
 ]
 
 
@@ -104,3 +115,29 @@ def test_symmetric_and_subject_coordinations_are_not_reduced(parse) -> None:
     (clause,) = clauses(doc)
     span = {t.i for t in doc if t.text == "patients"}
     assert claim_from_clause(doc, clause, span).text == "Misunderstandings between doctors and patients are common."
+
+
+def test_misparsed_clauses_are_flagged_not_cut(parse) -> None:  # type: ignore[no-untyped-def]
+    """Real sentences of a SciClaimHunt build (2026-11-27) whose claims lost a predicate or an object."""
+    # a subordinate clause the parse made the root
+    sub = _claims(
+        parse,
+        "Contrastingly, for pain and disability, though a significant proportion of participants did not meet MCICs "
+        "and thus were considered non-responders, a large proportion did meet MCICs.",
+    )
+    assert [p for _, p in sub] == ["subordinate_clause", "subordinate_clause"]
+    # a noun phrase coordinated with the verb: neither half is a claim ("... differed greatly, and therefore
+    # drop-outs and protocol violations." / the second verb with the first clause's subject)
+    made = _claims(
+        parse,
+        "Statistical conclusions for the two populations differed greatly, and therefore drop-outs and protocol "
+        "violations—which are common especially in long intervention studies such as this—were considered to "
+        "have a significant impact on the outcomes.",
+    )
+    assert [p for _, p in made if p is None] == []
+    # an apposition without a comma is kept ("Test Time × Task"), not cut to "Test Time ×"
+    texts = [t for t, _ in _claims(parse, "The interaction of Test Time × Task was also significant.")]
+    assert texts == ["The interaction of Test Time × Task was also significant."]
+    # an apposition between commas goes with both of its commas
+    texts = [t for t, _ in _claims(parse, "The chin-down maneuver, a free and easy procedure, improves swallowing.")]
+    assert texts == ["The chin-down maneuver improves swallowing."]

@@ -629,8 +629,9 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="4",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
-                # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3
+                version="5",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3; 5: misparsed coordination
+                # and subordinate roots rejected, appositions without a comma kept, figure pointers removed
             ),
             Stage(
                 "choose evidence",
@@ -642,8 +643,9 @@ class ClaimGen(Pipeline):
                 version="2",  # issue 11: evidence the judge says entails the claim
             ),
             # version 2: negations judged against the evidence, rare-word floor (issue 11)
-            # 4: KBIN matches a short substitute ("No") in the evidence in its own case
-            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="4"),
+            # 4: KBIN matches a short substitute ("No") in the evidence in its own case; 5: minimal-edit negation
+            # without "a" before a plural, "also" and "can not" handled
+            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="5"),
             Stage("unique claims", "global", self._unique, ("item", "paired"), config=("unique_claims",)),
             Stage(
                 "pair NEI evidence",

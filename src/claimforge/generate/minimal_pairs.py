@@ -282,6 +282,11 @@ _NEG_REMOVE = [
     (re.compile(r"\bno (difference|differences|effect|change|association|correlation)\b", re.I), r"a \1"),
     (re.compile(r"\b(is|are|was|were|has|have|had|can|could|will|would)\s+not\b", re.I), r"\1"),
 ]
+# a plural noun phrase takes no article: "There were no significant differences" -> "There were significant
+# differences", not "a significant differences" (9 of 60 negatives of two SciClaimHunt readings, 2026-11-27)
+_PLURAL_AFTER_NO = re.compile(
+    r"^\s*(?:[\w-]+\s+){0,3}?[\w-]*(?:ences|ances|ions|ects|ges|ts|ns|ds|es|rs|ls|ys)\b", re.I
+)
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|without|none|cannot|n't|fail(?:s|ed)? to|lack(?:s|ed)?)\b", re.I)
 _AUX = {"is", "are", "was", "were", "has", "have", "had", "can", "will", "would", "should", "must", "does", "do", "did"}
 
@@ -305,6 +310,8 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
             m = pattern.search(claim)
             if m:
                 new = m.expand(repl)
+                if new.startswith("a ") and _plural_after(claim, m.start() + 3, doc):
+                    new = new[2:]
                 new = _match_case(new, m.group())
                 return Edit(claim[: m.start()] + new + claim[m.end() :], "negation_removed", m.group(), new)
         return None
@@ -320,7 +327,13 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
         if a.i + 1 < len(doc) and doc[a.i + 1].lower_ == "not":
             return None
         cut = a.idx + len(a.text)
-        return Edit(claim[:cut] + " not" + claim[cut:], "negation_added", a.text, f"{a.text} not")
+        rest = claim[cut:]
+        also = re.match(r"\s+also\b", rest)  # "was also significant" -> "was not significant", not "not also"
+        if also:
+            rest = rest[also.end() :]
+        word = "cannot" if a.lower_ == "can" else f"{a.text} not"
+        word = _match_case(word, a.text)
+        return Edit(claim[: a.idx] + word + rest, "negation_added", a.text, word)
     if root.lemma_.lower() == "be" and root.tag_ in ("VBD", "VBZ", "VBP"):
         # a main-verb "be" takes the negation itself, never do-support ("There did not be a reduction"):
         # "The rate was 12%" -> "was not 12%"; existential "there" reads best with "no" ("There were no
@@ -339,9 +352,29 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
         return Edit(claim[: root.idx] + new + claim[end:], "negation_added", root.text, new)
     if root.tag_ in ("VBD", "VBZ", "VBP") and root.pos_ == "VERB":
         helper = {"VBD": "did", "VBZ": "does", "VBP": "do"}[root.tag_]
-        new = f"{helper} not {root.lemma_.lower()}"
+        new = f"{helper} not {_verb_lemma(root)}"
         return Edit(claim[: root.idx] + new + claim[root.idx + len(root.text) :], "negation_added", root.text, new)
     return None
+
+
+def _plural_after(claim: str, start: int, doc: Any | None) -> bool:
+    """Whether the noun phrase that begins at ``start`` (after "no") is plural: by the parse when there is one (the
+    head noun of the phrase the determiner "no" belongs to), else by the words' endings."""
+    if doc is not None:
+        det = next((t for t in doc if t.idx == start - 3 and t.lower_ == "no"), None)
+        if det is not None and det.head.i > det.i:
+            return det.head.tag_ in ("NNS", "NNPS")
+    return bool(_PLURAL_AFTER_NO.match(claim[start:]))
+
+
+def _verb_lemma(tok: Any) -> str:
+    """The lemma of a verb token; a dictionary lemma wins over the parser's ("idealised" -> "idealise", where a
+    rule lemmatiser gave "idealis" and the negation read "did not idealis")."""
+    from lemminflect import getAllLemmas
+
+    known = getAllLemmas(tok.text.lower()).get("VERB")
+    lemma: str = tok.lemma_.lower()
+    return lemma if not known or lemma in known else known[0]
 
 
 def _inflect(lemma: str, tag: str) -> str | None:

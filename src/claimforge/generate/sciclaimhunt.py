@@ -455,8 +455,9 @@ class SciClaimHunt(Pipeline):
                     "judge",
                 ),
                 # 2: the faithfulness check reads at most judge_words of the paragraph; 3: "likely" kept; 4: the claim
-                # check wellformed-v3
-                version="4",
+                # check wellformed-v3; 5: misparsed coordination and subordinate roots rejected, appositions without a
+                # comma kept, figure pointers ("As can be seen in,") and cut-off frames ("demonstrates that") removed
+                version="5",
             ),
             Stage(
                 "evidence",
@@ -489,11 +490,12 @@ class SciClaimHunt(Pipeline):
                 ("item", "claims"),
                 ("claims",),
                 ("negation", "numeric", "entity"),
-                version="9",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
+                version="10",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
                 # 4: nor of a time point named by what it follows ("42 hours after surgery"); 5: nor of a cut-off;
                 # 6: nor of a tolerance band ("within 50%"); 7: nor a setting or a name's number ("Roth 811");
                 # 8: negatives pass the claim check wellformed-v3, entity substitutes matched by case when short;
-                # 9: nor a count of methods or devices ("the four training methods")
+                # 9: nor a count of methods or devices ("the four training methods"); 10: negation without "a" before a
+                # plural ("There were significant differences"), "also" and "can not" handled, dictionary verb lemmas
             ),
             Stage(
                 "mismatch",

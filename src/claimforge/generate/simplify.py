@@ -37,6 +37,17 @@ _AUTHOR_YEAR = re.compile(
 )
 _REF_PAREN = re.compile(r"\s*\((?:see |e\.g\.,? )?(?:refs?\.|references?|reviewed in)\s*[^()]*\)", re.I)
 _FIG_PAREN = re.compile(r"\s*\((?:see )?(?:fig(?:ure)?s?\.?|tables?|supplementary|suppl\.?)\s*[^()]*\)", re.I)
+# A pointer to a figure or table that is all that is left once the reader dropped the cross-reference ("As can
+# be seen in, X", "X, as shown in.") or that names it ("As shown in Figure 2, X"): the clause goes, X stays.
+_SHOWN = r"(?:seen|shown|illustrated|depicted|presented|summari[sz]ed|displayed|listed|given|plotted)"
+_POINTER_OPENER = re.compile(
+    rf"^as\s+(?:(?:can|could|may)\s+be\s+|is\s+|are\s+|was\s+|were\s+)?{_SHOWN}\s+in"
+    r"(?:\s+(?:the\s+)?(?:(?:supplementary\s+)?(?:fig(?:ure)?s?\.?|tables?)\s*[\w.,–-]{0,12}?))?\s*,\s*",
+    re.I,
+)
+_POINTER_STRANDED = re.compile(
+    rf",?\s*\bas\s+(?:(?:can|could|may)\s+be\s+|is\s+|are\s+)?{_SHOWN}\s+in\s*(?=[,.;:]|$)", re.I
+)
 _NARRATIVE_CITE = re.compile(r"\s*\[\s*[A-Z][^\[\]]{0,80}?" + _YEAR + r"\s*\]")
 _BRACKETS = re.compile(r"\s*\[[^\[\]]*\]")
 _PAREN = re.compile(r"\s*\(([^()]*)\)")
@@ -63,7 +74,7 @@ _MID_CONNECTIVE = re.compile(r",\s*(?:however|moreover|therefore|thus|furthermor
 
 _REPORTERS = (
     r"(?:stud(?:y|ies)|evidence|data|results?|findings?|reports?|work|experiments?|analys[ie]s|authors?|"
-    r"investigators|researchers|groups?|observations?|literature|reviews?|trials?|papers?|we|they|it|"
+    r"investigators|researchers|groups?|observations?|literature|reviews?|trials?|papers?|data\s?sets?|we|they|it|"
     r"et al\.?|others|[A-Z][a-z]+(?: and [A-Z][a-z]+)?|analysis|investigations?|models?|meta-analys[ie]s)"
 )
 _REPORT_VERBS = (
@@ -87,6 +98,9 @@ _THERE_FRAME = re.compile(
     r"concern|data|reason to believe|indication|suggestion)\s+(?:that|for)\s+",
     re.I,
 )
+# A sentence the reader cut after its subject ("demonstrates that X", lower case: "Our study [12] demonstrates that
+# X" split at the reference): the frame's verb is all that is left of it.
+_VERB_FRAME = re.compile(rf"^(?:also\s+|further\s+|clearly\s+)?{_REPORT_VERBS}\s+that\s+")
 _ETAL_FRAME = re.compile(
     rf"^[^,;:]{{0,80}}?\bet al\.?\s+(?:also\s+|further\s+|recently\s+)?{_REPORT_VERBS}\s+(?:that\s+)?", re.I
 )
@@ -158,6 +172,8 @@ def clean_sentence(text: str) -> Cleaned:
     t = _sub(_REF_PAREN, "", t, "citation", edits)
     t = _sub(_AUTHOR_YEAR, "", t, "citation", edits)
     t = _sub(_FIG_PAREN, "", t, "figure_reference", edits)
+    t = _sub(_POINTER_OPENER, "", t, "figure_reference", edits)
+    t = _sub(_POINTER_STRANDED, "", t, "figure_reference", edits)
     t = _sub(_BRACKETS, "", t, "bracket", edits)
     t = _parentheticals(t, edits)
     t = _sub(_MID_CONNECTIVE, "", t, "connective", edits)
@@ -168,7 +184,7 @@ def clean_sentence(text: str) -> Cleaned:
         edits.append("opener")
         t = stripped
     for _ in range(2):  # "We show that previous studies found that X"
-        m = _FRAME.match(t) or _THERE_FRAME.match(t) or _ETAL_FRAME.match(t)
+        m = _FRAME.match(t) or _THERE_FRAME.match(t) or _ETAL_FRAME.match(t) or _VERB_FRAME.match(t)
         if not m or len(t) - m.end() < 15:
             break
         edits.append(f"frame:{m.group(0).strip()}")
@@ -256,9 +272,15 @@ def clauses(doc: Any) -> list[Clause]:
                     sub = _subtree(c)
                     first = min(sub)
                     commas = [k for k in (first - 1, first) if k >= 0 and doc[k].text in (",", ";", "–", "—")]
-                    if c.dep_ != "acl:relcl" or commas:  # restrictive relative clauses stay
+                    # restrictive relative clauses stay, and so does an apposition the parse made without a comma
+                    # ("Test Time × Task": "Task" an apposition of "Time"; "Roth 811 induced fast discoloration and
+                    # exceeded ...": the object read as an apposition of the subject); removing them cut the claim
+                    if c.dep_ == "parataxis" or commas:
                         toks -= sub
                         toks -= set(commas)
+                        after = max(sub) + 1  # the comma that closes it ("X, a free procedure, improves Y")
+                        if commas and after < len(doc) and doc[after].text == "," and c.head.i < after:
+                            toks.discard(after)
             subj = _subject_of(pred)
             borrowed = False
             if subj is None and inherited is not None:
@@ -441,6 +463,38 @@ class ClauseClaim:
     problem: str | None = None
 
 
+def _subordinate(pred: Any, tokens: set[int]) -> bool:
+    """The clause is introduced by a subordinator ("though", "because", "whether", "if"): it does not state its
+    content, whatever the parse made its root. A predicate coordinated with it is as subordinate ("though A did not
+    meet X and thus were considered non-responders")."""
+    if any(c.dep_ == "mark" and c.i < pred.i and c.i in tokens and c.lower_ != "to" for c in pred.children):
+        return True
+    while pred.dep_ == "conj":
+        pred = pred.head
+        if any(c.dep_ == "mark" and c.i < pred.i and c.lower_ != "to" for c in pred.children):
+            return True
+    return False
+
+
+def _broken_coordination(pred: Any, tokens: set[int]) -> bool:
+    """A misparse of coordination that would leave the claim without a predicate for its second half: a
+    coordinator before a predicate that has no first conjunct ("Roth 811 and exceeded the threshold"), or a noun
+    phrase coordinated with the verb itself ("... differed greatly, and therefore drop-outs and violations")."""
+    first = min(tokens)
+    if any(c.dep_ == "cc" and first < c.i < pred.i and c.i in tokens for c in pred.children) and pred.dep_ != "conj":
+        return True
+    while True:  # a predicate that borrows its subject is as broken as the one it borrows from
+        verbal = pred.tag_.startswith("VB")
+        if verbal and any(c.dep_ == "conj" and c.tag_ in _NOUN_TAGS and not _is_predicate(c) for c in pred.children):
+            return True
+        if pred.dep_ != "conj" or _subject_of(pred) is not None:
+            return False
+        pred = pred.head
+
+
+_NOUN_TAGS = ("NN", "NNS", "NNP", "NNPS")
+
+
 def claim_from_clause(doc: Any, clause: Clause, span_tokens: set[int] | None = None) -> ClauseClaim:
     """Render a clause as a claim; with ``span_tokens`` (an entity), its coordination list is reduced to it.
     Problems: no subject, pronoun subject (unresolvable without context), no finite verb, too short."""
@@ -460,6 +514,10 @@ def claim_from_clause(doc: Any, clause: Clause, span_tokens: set[int] | None = N
         problem = "context_dependent_subject"  # "These animals", "Our results", "Their titres"
     elif not any(doc[i].tag_ in _FINITE or replace.get(i) or can_be_finite(doc[i].lower_) for i in tokens):
         problem = "no_finite_verb"
+    elif _subordinate(doc[clause.head], tokens):
+        problem = "subordinate_clause"  # "Though a proportion did not meet MCICs." (a misparsed root)
+    elif _broken_coordination(doc[clause.head], set(clause.tokens)):
+        problem = "broken_coordination"
     elif text is None or len(text.split()) < 4:
         problem = "too_short"
     return ClauseClaim(text, clause, problem)
