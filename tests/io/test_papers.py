@@ -318,6 +318,40 @@ def test_build_sections_nesting_rules() -> None:
     assert _types(nested) == [("Appendix / Detailed results", "other"), ("Discussion", "discussion")]
 
 
+def test_a_body_without_headings_is_typed_by_content() -> None:
+    """S2ORC's oldest schema keeps no heading: the paragraphs are typed by their cues, in the paper's order."""
+    paras = [
+        ("Sepsis is a leading cause of death worldwide.", "Its treatment remains unclear."),
+        ("Patients were recruited from two hospitals.", "Lactate was measured using a blood gas analyser."),
+        ("Informed consent was obtained from all patients.",),
+        ("Mortality was significantly lower in the treated group (p < 0.01).", "Lactate decreased by 20%."),
+        ("Our findings suggest that early fluids may help.", "This is consistent with previous studies."),
+        ("In conclusion, early fluids reduce mortality in sepsis.",),
+    ]
+    sections = build_sections([RawSection("", [p]) for p in paras], by_content=True)
+    assert [(s.heading, s.type, len(s.paragraphs)) for s in sections] == [
+        ("", "introduction", 1),
+        ("", "methods", 2),
+        ("", "results", 1),
+        ("", "discussion", 1),
+        ("", "conclusion", 1),
+    ]
+    # methods at the end (PLOS Biology, Nature): the other order of a research paper
+    late = [paras[0], paras[3], paras[4], paras[1], paras[2]]
+    assert [s.type for s in build_sections([RawSection("", [p]) for p in late], by_content=True)] == [
+        "introduction",
+        "results",
+        "discussion",
+        "methods",
+    ]
+    # only where the format loses headings (S2ORC, TEI), and only a body long enough to have the parts: a JATS body
+    # without headings is a letter or an editorial
+    assert {s.type for s in build_sections([RawSection("", [p]) for p in paras])} == {"other"}
+    assert {s.type for s in build_sections([RawSection("", [p]) for p in paras[:3]], by_content=True)} == {"other"}
+    # one heading anywhere: the headings decide, as before
+    assert build_sections([RawSection("Results", [paras[1]])])[0].type == "results"
+
+
 def test_text_helpers() -> None:
     assert clean_text("shown (, ) in mice [ ; ] .") == "shown in mice."
     assert clean_text("as reported ( ) , and") == "as reported, and"
@@ -614,6 +648,10 @@ def test_real_tei_and_s2orc_samples() -> None:
     assert schemas == {"2019-09-28", "2020-07-05", "2021-01-01", "doc2json"}
     drosophila = s2orc.parse(_shared("formats", "s2orc", "20200705", "18980463.json").read_bytes(), "d", "d")
     assert drosophila.typed_sections() >= 10 and drosophila.sections[1].heading.startswith("Results / ")
+    # the 2019 schema has no headings: typed by content, each into at least three main parts
+    for f in sorted(_shared("formats", "s2orc", "20190928").glob("*.json")):
+        p = s2orc.parse(f.read_bytes(), f.stem, str(f))
+        assert len({s.type for s in p.sections} - {"other"}) >= 3, f.name
 
 
 @pytest.mark.skipif(not _shared("scirex").exists(), reason="../shared/data/papers/scirex is not here")

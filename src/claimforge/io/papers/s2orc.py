@@ -195,7 +195,7 @@ def from_json(obj: Any, paper_id: str, where: str) -> Paper:
         id=paper_id,
         title=title,
         abstract=_abstract(obj, src, where),
-        sections=build_sections(_body(body)),
+        sections=build_sections(_body(body), by_content=True),
         captions=tuple(c for c in captions if c),
         references=tuple(r for r in references if r),
         format=FORMAT,

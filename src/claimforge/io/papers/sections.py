@@ -17,6 +17,10 @@ a conclusion:
    section they go on with it;
 6. else ``other``.
 
+A body with no heading at all (S2ORC paragraphs with ``section: null``, a headless TEI ``div``) is typed by what
+its paragraphs say instead (:mod:`claimforge.io.papers.content_types`; ``build_sections(by_content=True)``, which
+the S2ORC and TEI readers ask for).
+
 Headings that are not part of the paper's argument (acknowledgements, funding, supplementary material,
 appendices, author contributions, abbreviations, related work, ...) are ``other``, and so is everything under
 them. A few Spanish/Portuguese/French/Italian/German main headings are known too ("Introducción",
@@ -38,6 +42,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from claimforge.io.papers.content_types import content_types
 from claimforge.records import Section, SectionType
 
 __all__ = ["RawSection", "build_sections", "heading_type", "normalise_heading", "section_type", "split_numbering"]
@@ -457,11 +462,22 @@ def _unmerge(raws: Sequence[RawSection]) -> list[RawSection]:
     return out
 
 
-def build_sections(raws: Sequence[RawSection]) -> tuple[Section, ...]:
+def build_sections(raws: Sequence[RawSection], by_content: bool = False) -> tuple[Section, ...]:
     """The sections of a paper from its headings in reading order: each gets its heading path ("Results /
     Cell growth", numbering taken off) and its type (:func:`section_type`, with the parent's type; an appendix
     and everything under an ``other`` heading such as "Supplementary material" is ``other``). Sections
-    without any sentence are left out (their heading lives on in their subsections' paths)."""
+    without any sentence are left out (their heading lives on in their subsections' paths).
+
+    ``by_content``: a body without any heading and with at least :data:`MIN_CONTENT_PARAGRAPHS` paragraphs is typed
+    by what its paragraphs say (:func:`_typed_by_content`), for formats that lose headings in extraction (S2ORC,
+    GROBID TEI); not JATS, where a body without headings is a letter, editorial or review, not a research paper."""
+    paragraphs = sum(1 for r in raws for p in r.paragraphs if p)
+    if (
+        by_content
+        and paragraphs >= MIN_CONTENT_PARAGRAPHS
+        and not any(normalise_heading(r.heading) or r.hint or r.forced for r in raws)
+    ):
+        return _typed_by_content(raws)
     raws = _unmerge(raws)
     numbers_text = [raw.number if raw.number else split_numbering(raw.heading)[0] for raw in raws]
     headings = [split_numbering(raw.heading)[1] if not raw.number else _strip_number(raw) for raw in raws]
@@ -529,6 +545,22 @@ def build_sections(raws: Sequence[RawSection]) -> tuple[Section, ...]:
             if out and out[-1].heading == path and out[-1].type == kind:  # a section continued after a subsection
                 paragraphs = out.pop().paragraphs + paragraphs
             out.append(Section(heading=path, type=kind, paragraphs=paragraphs))
+    return tuple(out)
+
+
+MIN_CONTENT_PARAGRAPHS = 4  # fewer paragraphs than a research paper's parts: left "other"
+
+
+def _typed_by_content(raws: Sequence[RawSection]) -> tuple[Section, ...]:
+    """A body without any heading: its paragraphs typed by what they say and where they stand
+    (:func:`~claimforge.io.papers.content_types.content_types`), one section per run of a type, with no heading."""
+    paragraphs = [p for raw in raws for p in raw.paragraphs if p]
+    out: list[Section] = []
+    for para, kind in zip(paragraphs, content_types(paragraphs), strict=True):
+        if out and out[-1].type == kind:
+            out[-1] = Section(heading="", type=kind, paragraphs=out[-1].paragraphs + (para,))
+        else:
+            out.append(Section(heading="", type=kind, paragraphs=(para,)))
     return tuple(out)
 
 

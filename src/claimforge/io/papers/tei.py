@@ -194,7 +194,7 @@ def parse(data: bytes, paper_id: str, where: str) -> Paper:
         id=paper_id,
         title=_plain(title_el),
         abstract=tuple(p for p in abstract if p),
-        sections=build_sections(raws),
+        sections=build_sections(raws, by_content=True),
         captions=tuple(captions),
         references=tuple(refs),
         format=FORMAT,
