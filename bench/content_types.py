@@ -3,8 +3,8 @@
 convert`` output), headings hidden, every paragraph of a main-part section typed from its text alone and
 compared with the type its heading gave.
 
-    claimforge papers convert ../shared/data/papers/plos_jats ../shared/data/papers/evidence_inference/xml_sample_ev2_val_test \
-        -f jats -o /tmp/ct/jats.jsonl
+    S=../shared/data/papers
+    claimforge papers convert $S/plos_jats $S/evidence_inference/xml_sample_ev2_val_test -f jats -o /tmp/ct/jats.jsonl
     python bench/content_types.py /tmp/ct/jats.jsonl --half test
 
 Papers are split into two halves by a hash of their id: ``tune`` (the half the cue lists were adjusted on) and
