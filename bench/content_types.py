@@ -58,8 +58,8 @@ def main() -> None:
     right = sum(n for (g, o), n in confusion.items() if g == o)
     print(f"{papers} papers ({args.half} half), {total} paragraphs: accuracy {right / max(1, total):.3f}")
     print(
-        f"papers given >= 3 types: {typed_ok} ({typed_ok / max(1, papers):.1%}); with results, discussion or conclusion: "
-        f"{claimable} ({claimable / max(1, papers):.1%})"
+        f"papers given >= 3 types: {typed_ok} ({typed_ok / max(1, papers):.1%}); "
+        f"with results, discussion or conclusion: {claimable} ({claimable / max(1, papers):.1%})"
     )
     print("| type | paragraphs | precision | recall |")
     print("|---|---:|---:|---:|")

@@ -471,10 +471,10 @@ def build_sections(raws: Sequence[RawSection], by_content: bool = False) -> tupl
     ``by_content``: a body without any heading and with at least :data:`MIN_CONTENT_PARAGRAPHS` paragraphs is typed
     by what its paragraphs say (:func:`_typed_by_content`), for formats that lose headings in extraction (S2ORC,
     GROBID TEI); not JATS, where a body without headings is a letter, editorial or review, not a research paper."""
-    paragraphs = sum(1 for r in raws for p in r.paragraphs if p)
+    n_paragraphs = sum(1 for r in raws for p in r.paragraphs if p)
     if (
         by_content
-        and paragraphs >= MIN_CONTENT_PARAGRAPHS
+        and n_paragraphs >= MIN_CONTENT_PARAGRAPHS
         and not any(normalise_heading(r.heading) or r.hint or r.forced for r in raws)
     ):
         return _typed_by_content(raws)
