@@ -436,7 +436,9 @@ class SciClaimHunt(Pipeline):
                     "judge_skip_aims",
                     "max_sentences_per_paper",
                 ),
-                version="2",  # restated among the sentences the judge may read
+                # 2: restated among the sentences the judge may read; 3: the paper readers type the sections of a body
+                # without headings (S2ORC, TEI) by content
+                version="3",
             ),
             Stage(
                 "generate claims",
