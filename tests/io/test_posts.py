@@ -112,6 +112,33 @@ def test_article_titles_from_a_corpus_and_jats(tmp_path: Path) -> None:
         registry.build("reader", {"name": "article-titles", "path": str(tmp_path / "empty")})
 
 
+def test_article_titles_from_a_tar_archive(tmp_path: Path) -> None:
+    """A corpus shipped as a tar archive (the PMC trial reports of Evidence Inference) is read member by member;
+    non-JATS members are skipped, a truncated archive ends in one reject naming it."""
+    import io
+    import tarfile
+
+    archive = tmp_path / "xml_files.tar.xz"
+    with tarfile.open(archive, "w:xz") as tar:
+        for name, text in (("xml_files/PMC1.nxml", JATS), ("xml_files/README.txt", "not a paper")):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    (item,) = _read({"name": "article-titles", "path": str(archive)})
+    assert item.id == "articles:PMC1" and item.sentence == "Aspirin Reduces Fever in Children"
+    assert item.ref.item_id == "articles:PMC1"
+    # in a folder beside plain files, and cut short
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "PMC2.nxml").write_text(JATS.replace("Aspirin Reduces Fever", "Ibuprofen Lowers Pain"))
+    (folder / "broken.tar.xz").write_bytes(archive.read_bytes()[:60])
+    got = list(registry.build("reader", {"name": "article-titles", "path": str(folder)}).read(skip_bad=True))
+    reasons = [g.reason if isinstance(g, Reject) else g.sentence for g in got]
+    assert sorted(reasons, key=str) == ["Ibuprofen Lowers Pain in Children", "malformed_record"]
+    assert any(isinstance(g, Reject) and "broken archive" in g.detail for g in got)
+
+
 def test_domain_of() -> None:
     assert domain_of("https://www.nature.com/a?b=c") == "nature.com"
     assert domain_of("http://user@news.bbc.co.uk:80/x") == "news.bbc.co.uk"

@@ -20,8 +20,9 @@ Readers and config keys
     ``source_path`` (a file with it: text, or JATS XML; relative to the posts file); ``extra`` (more columns
     to keep in ``meta``), ``delimiter``, ``quoted``.
     ``article-titles``: ``path`` (a SciFact-format corpus JSONL such as ``corpus.jsonl``, a generic corpus
-    JSONL with ``doc_id``/``id``, ``title``, ``abstract``/``text``, or JATS ``.xml``/``.nxml`` files or a folder
-    of them); ``text``: ``abstract`` (default) or ``full`` (JATS: abstract and body); ``limit_docs``.
+    JSONL with ``doc_id``/``id``, ``title``, ``abstract``/``text``, or JATS ``.xml``/``.nxml`` files, tar archives
+    of them (``.tar.xz``, ``.tar.gz``, …; read member by member) or a folder of either); ``text``: ``abstract``
+    (default) or ``full`` (JATS: abstract and body); ``limit_docs``.
     Both take ``dataset`` (the name used in ids and SourceRefs).
 """
 
@@ -38,6 +39,7 @@ from pydantic import Field
 
 from claimforge.io.benchmarks import _Bad
 from claimforge.io.papers.jats import jats_document
+from claimforge.io.papers.reader import ArchiveBroken, archive_members, is_archive_name
 from claimforge.io.rows import (
     CSV_EXTENSIONS,
     InputError,
@@ -250,6 +252,24 @@ class ArticleTitlesConfig(ComponentConfig):
 _JATS = (".xml", ".nxml")
 
 
+def _jats_or_archive(name: str) -> bool:
+    return name.lower().endswith(_JATS) or is_archive_name(name)
+
+
+def _jats_files(f: Path) -> Iterator[tuple[str, bytes | None, str | None]]:
+    """(where, bytes, error) for a JATS file (bytes None: read it from disk) or for each JATS member of a tar
+    archive ("archive:member"); where the archive breaks, one last (archive, None, why)."""
+    if not is_archive_name(f.name):
+        yield str(f), None, None
+        return
+    try:
+        for name, _, data in archive_members(f):
+            if name.lower().endswith(_JATS):
+                yield f"{f}:{name}", data, None
+    except ArchiveBroken as e:
+        yield str(f), None, e.detail
+
+
 @registry.register("reader", "article-titles", ArticleTitlesConfig)
 class ArticleTitlesReader(SentenceReader):
     """Article titles as claims, each with its own abstract (or full text) as the linked source."""
@@ -257,11 +277,12 @@ class ArticleTitlesReader(SentenceReader):
     def __init__(self, config: ArticleTitlesConfig) -> None:
         super().__init__(config)
         self.config: ArticleTitlesConfig = config
+        # JATS files, and tar archives of them (read member by member, never unpacked)
         if self.path.is_dir():
-            self.files = [p for p in files_under(self.path) if p.suffix.lower() in _JATS and p.is_file()]
+            self.files = [p for p in files_under(self.path) if _jats_or_archive(p.name) and p.is_file()]
             if not self.files:
-                raise InputError(self.path, None, "a folder without .xml/.nxml (JATS) files")
-        elif self.path.suffix.lower() in _JATS:
+                raise InputError(self.path, None, "a folder without .xml/.nxml (JATS) files or tar archives of them")
+        elif _jats_or_archive(self.path.name):
             if not self.path.is_file():
                 raise InputError(self.path, None, "no such file")
             self.files = [self.path]
@@ -276,21 +297,30 @@ class ArticleTitlesReader(SentenceReader):
                     return
                 yield rec
             return
-        for n, f in enumerate(self.files[:limit]):
-            yield RawRecord(n, None, str(f), data={"file": str(f)})
+        n = 0
+        for f in self.files:
+            for where, data, error in _jats_files(f):
+                if limit is not None and n >= limit:
+                    return
+                if error is not None:
+                    yield RawRecord(n, None, where, error=error)
+                else:
+                    yield RawRecord(n, None, where, data={"file": where, "bytes": data})
+                n += 1
 
     def _item_id(self, rec: Any, data: dict[str, Any]) -> str | None:
         if "file" in data:
-            return f"{self.dataset}:{Path(data['file']).stem}"
+            return f"{self.dataset}:{Path(data['file'].rpartition(':')[2]).stem}"
         value = data.get("doc_id", data.get("id"))
         return f"{self.dataset}:{value}" if value is not None else None
 
     def _convert(self, rec: Any, data: dict[str, Any], item_id: str) -> dict[str, Any]:
         if "file" in data:
-            f = Path(data["file"])
+            where = data["file"]
             parts = ("abstract",) if self.config.text == "abstract" else ("abstract", "body")
+            raw = data["bytes"] if data.get("bytes") is not None else Path(where).read_bytes()
             try:
-                doc = jats_document(f.read_bytes(), item_id.split(":", 1)[1], str(f), parts=parts)
+                doc = jats_document(raw, item_id.split(":", 1)[1], where, parts=parts)
             except InputError as e:
                 raise _Bad(str(e)) from None
         else:

@@ -68,10 +68,13 @@ from claimforge.registry import ComponentConfig, registry
 
 __all__ = [
     "FORMATS",
+    "ArchiveBroken",
     "MAX_FILE_BYTES",
     "PaperReader",
     "PapersConfig",
+    "archive_members",
     "detect_format",
+    "is_archive_name",
     "is_skipped",
     "paper_id_of",
 ]
@@ -120,7 +123,7 @@ def paper_id_of(name: str) -> str:
     return Path(base).stem
 
 
-def _is_archive_name(name: str) -> bool:
+def is_archive_name(name: str) -> bool:
     return name.lower().endswith(_ARCHIVES)
 
 
@@ -213,11 +216,28 @@ class _Unit:
             yield from f
 
 
-class _ArchiveBroken(Exception):
+class ArchiveBroken(Exception):
+    """A tar archive that cannot be read (on): ``where`` names it, ``detail`` says why."""
+
     def __init__(self, where: str, detail: str) -> None:
         super().__init__(detail)
         self.where = where
         self.detail = detail
+
+
+def archive_members(f: Path) -> Iterator[tuple[str, int, bytes]]:
+    """The files of a tar archive (any compression), streamed in order: (member name, size, bytes); skipped names
+    (:func:`is_skipped`) are left out, and a member over :data:`MAX_FILE_BYTES` comes with no bytes. Raises
+    :class:`ArchiveBroken` where the archive stops being readable (the members before it have been yielded)."""
+    try:
+        with tarfile.open(f, mode="r|*") as tar:
+            for member in tar:
+                if not member.isfile() or is_skipped(member.name):
+                    continue
+                fileobj = tar.extractfile(member) if member.size <= MAX_FILE_BYTES else None
+                yield member.name, member.size, fileobj.read() if fileobj is not None else b""
+    except (tarfile.TarError, EOFError, OSError, ValueError, zlib.error) as e:
+        raise ArchiveBroken(str(f), f"{f}: broken archive ({type(e).__name__}: {e})") from None
 
 
 class PaperReader:
@@ -258,10 +278,10 @@ class PaperReader:
         except OSError as e:  # a dangling symbolic link, a file removed while walking
             yield _Unit(f.name, str(f), 0, broken=("unreadable", f"{f}: {e.strerror or e}"))
             return
-        if _is_archive_name(f.name) and self._is_container(f):
+        if is_archive_name(f.name) and self._is_container(f):
             try:
                 yield from self._archive_units(f)
-            except _ArchiveBroken as e:
+            except ArchiveBroken as e:
                 yield _Unit(f.name, e.where, size, broken=("archive_unreadable", e.detail))
             return
         yield _Unit(f.name, str(f), size, file=f)
@@ -278,16 +298,8 @@ class PaperReader:
         return not _holds_latex(f)
 
     def _archive_units(self, f: Path) -> Iterator[_Unit]:
-        try:
-            with tarfile.open(f, mode="r|*") as tar:
-                for member in tar:
-                    if not member.isfile() or is_skipped(member.name):
-                        continue
-                    fileobj = tar.extractfile(member) if member.size <= MAX_FILE_BYTES else None
-                    data = fileobj.read() if fileobj is not None else b""  # a member too large is not read
-                    yield _Unit(member.name, f"{f}:{member.name}", member.size, data=data)
-        except (tarfile.TarError, EOFError, OSError, ValueError, zlib.error) as e:
-            raise _ArchiveBroken(str(f), f"{f}: broken archive ({type(e).__name__}: {e})") from None
+        for name, size, data in archive_members(f):
+            yield _Unit(name, f"{f}:{name}", size, data=data)
 
     # ----------------------------------------------------------------------------------------------
     # Reading
