@@ -370,6 +370,23 @@ def test_read_folders_of_text_and_jats(tmp_path: Path) -> None:
         read_corpus(folder)
 
 
+def test_read_a_tar_archive_of_jats(tmp_path: Path) -> None:
+    import io
+    import tarfile
+
+    archive = tmp_path / "xml_files.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name, data in (("x/PMC9.nxml", JATS), ("x/notes.txt", b"not a paper")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    (doc,) = read_corpus(archive)
+    assert doc.id == "PMC9" and doc.title == "A JATS paper" and "Viral load rose." in doc.sentences
+    (tmp_path / "broken.tar.xz").write_bytes(b"\xfd7zXZ\x00 truncated")
+    with pytest.raises(InputError, match="broken archive"):
+        read_corpus(tmp_path / "broken.tar.xz")
+
+
 def test_corpus_reader_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no such file"):
         read_corpus(tmp_path / "absent.jsonl")

@@ -43,6 +43,7 @@ import numpy as np
 
 from claimforge.cache import default_cache_dir, fingerprint, weights_stamp
 from claimforge.io.papers.jats import jats_document
+from claimforge.io.papers.reader import ArchiveBroken, archive_members, is_archive_name
 from claimforge.io.rows import InputError, files_under, normalize_text, read_text
 from claimforge.io.sentences import load_corpus
 from claimforge.nlp.sentences import split_sentences
@@ -134,7 +135,17 @@ def _read_file(path: Path) -> list[Document]:
         return [_txt_document(path)]
     if suffix in (".xml", ".nxml"):
         return [jats_document(path.read_bytes(), path.stem, str(path))]
-    raise InputError(path, None, f"unknown corpus format {suffix!r} (expected one of {', '.join(_CORPUS_SUFFIXES)})")
+    if is_archive_name(path.name):  # JATS members, streamed
+        try:
+            return [
+                jats_document(data, Path(name).stem, f"{path}:{name}")
+                for name, _, data in archive_members(path)
+                if name.lower().endswith((".xml", ".nxml"))
+            ]
+        except ArchiveBroken as e:
+            raise InputError(path, None, e.detail) from None
+    known = ", ".join(_CORPUS_SUFFIXES)
+    raise InputError(path, None, f"unknown corpus format {suffix!r} (expected one of {known}, or a tar archive)")
 
 
 def read_corpus(path: str | Path) -> list[Document]:
@@ -144,7 +155,8 @@ def read_corpus(path: str | Path) -> list[Document]:
       ``doc_id``, ``title`` (optional) and ``abstract``, ``text`` or ``sentences`` (a list of sentences, kept as
       they are, or a text, split into sentences);
     - ``.txt``: one document per file, id = file stem, the first line the title;
-    - ``.xml`` / ``.nxml``: a JATS article (abstract and body paragraphs), id = file stem.
+    - ``.xml`` / ``.nxml``: a JATS article (abstract and body paragraphs), id = file stem;
+    - a tar archive (``.tar.xz``, ``.tar.gz``, …): its JATS members, read in turn without unpacking.
 
     A malformed record raises :class:`~claimforge.io.rows.InputError` naming the file and line; a document id
     seen twice (in one file or across the files of a folder) is an error too."""
@@ -155,7 +167,9 @@ def read_corpus(path: str | Path) -> list[Document]:
         files = [
             f
             for f in files_under(p)  # symbolic links to folders followed
-            if f.is_file() and f.suffix.lower() in _CORPUS_SUFFIXES and not f.name.startswith(".")
+            if f.is_file()
+            and (f.suffix.lower() in _CORPUS_SUFFIXES or is_archive_name(f.name))
+            and not f.name.startswith(".")
         ]
         if not files:
             raise InputError(p, None, f"no corpus files ({', '.join(_CORPUS_SUFFIXES)}) in the folder")
