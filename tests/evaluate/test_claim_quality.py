@@ -108,6 +108,7 @@ def test_atomicity_rules(nlp, text: str, expected: str | None) -> None:  # type:
 FLUENCY = [
     ("Aspirin reduces the risk of.", "dangling_end"),
     ("Aspirin reduces pain and.", "dangling_end"),
+    ("Improvements in pain were associated with a decrease in.", "dangling_end"),  # its object lost
     ("The effect of aspirin on pain.", "no_finite_verb"),
     ("Aspirin reduces reduces pain.", "repeated_word"),
     ("Aspirin (a salicylate reduces pain.", "unbalanced_brackets"),

@@ -42,6 +42,7 @@ CLEANUP = [
     ("As shown in Figure 2B, the rate rose sharply.", "The rate rose sharply."),
     ("The rate rose sharply, as shown in.", "The rate rose sharply."),
     ("Cells were grown as shown in the protocol.", "Cells were grown as shown in the protocol."),
+    ("As mentioned, there was no significant change in HbA1c.", "There was no significant change in HbA1c."),
     # a sentence the reader cut after its subject keeps only the frame's verb; "datasets" report like "data"
     ("demonstrates that SRP changes the ratio at 6 months (P < 0.05).", "SRP changes the ratio at 6 months."),
     (

@@ -58,11 +58,17 @@ def test_abbreviations_defined_in_the_source_are_written_out() -> None:
     assert defs["ASD"] == "autism spectrum disorder" and defs["RCT"] == "randomized controlled trials"
     known = frozenset(wf.COMMON_ABBREVIATIONS)
     claim, done = wf.expand_abbreviations("RNS levels rise in ASD and in CTX.", defs, known)
-    assert claim == "reactive nitrogen species (RNS) levels rise in autism spectrum disorder (ASD) and in CTX."
+    # a long form that opens the claim takes its capital
+    assert claim == "Reactive nitrogen species (RNS) levels rise in autism spectrum disorder (ASD) and in CTX."
     assert done == ["RNS", "ASD"]  # CTX is not defined in the source: it stays (and the check flags it)
     defs = wf.abbreviation_definitions("Serum ferritin level (SFL) rose. Intellectual Disability (ID) is common.")
     claim, _ = wf.expand_abbreviations("Anger is common in ID and SFL rose.", defs, known)
     assert claim == "Anger is common in Intellectual Disability (ID) and serum ferritin level (SFL) rose."
+    # the long form's last word is not said twice ("HC formulation")
+    claim, _ = wf.expand_abbreviations(
+        "The HC formulation was preferred.", {"HC": "high-concentration formulation"}, known
+    )
+    assert claim == "The high-concentration formulation (HC) was preferred."
 
 
 def test_restore_case_from_the_evidence() -> None:

@@ -246,8 +246,8 @@ class CovidFact(Pipeline):
                 ("multi_sentence", "min_claim_words", "max_claim_words", "claim_check"),
                 # 2: the claim check rejects a lone subordinate clause; 3: the one sentence splitter; 4: titles that
                 # ask ("Why ...", "How to ...") are questions; 5: a study-design subtitle is not part of the claim;
-                # 6: the claim check's lost symbols and subject-less verbs (wellformed-v3)
-                version="6",
+                # 6: the claim check's lost symbols and subject-less verbs (wellformed-v3); 7: wellformed-v4
+                version="7",
             ),
             Stage(
                 "find sources",
@@ -294,8 +294,8 @@ class CovidFact(Pipeline):
                 # 7: no antonym for an attributive adjective (blind reading 4); 8: no reversal before a mechanism
                 # clause ("… by conferring …", blind reading 5); 9: an antonym keeps the preposition after it
                 # ("related to" -> "dissociated to"), no reversed verb before a purpose clause (blind reading 6);
-                # 10: the claim check wellformed-v3
-                version="10",
+                # 10: the claim check wellformed-v3; 11: wellformed-v4
+                version="11",
             ),
             Stage(
                 "pair NEI evidence",

@@ -458,7 +458,8 @@ class SciClaimHunt(Pipeline):
                 ),
                 # 2: the faithfulness check reads at most judge_words of the paragraph; 3: "likely" kept; 4: the claim
                 # check wellformed-v3; 5: misparsed coordination and subordinate roots rejected, appositions without a
-                # comma kept, figure pointers ("As can be seen in,") and cut-off frames ("demonstrates that") removed
+                # comma kept, figure pointers ("As can be seen in,") and cut-off frames ("demonstrates that") removed,
+                # "As mentioned," openers; abbreviations written out without a doubled word; wellformed-v4
                 version="5",
             ),
             Stage(
@@ -497,7 +498,8 @@ class SciClaimHunt(Pipeline):
                 # 6: nor of a tolerance band ("within 50%"); 7: nor a setting or a name's number ("Roth 811");
                 # 8: negatives pass the claim check wellformed-v3, entity substitutes matched by case when short;
                 # 9: nor a count of methods or devices ("the four training methods"); 10: negation without "a" before a
-                # plural ("There were significant differences"), "also" and "can not" handled, dictionary verb lemmas
+                # plural ("There were significant differences"), "also" and "can not" handled, dictionary verb lemmas;
+                # the claim check wellformed-v4
             ),
             Stage(
                 "mismatch",

@@ -61,7 +61,9 @@ _OPENERS = (
     "on the other hand|of note|finally|first|second|third|firstly|secondly|lastly|also|further|besides|"
     "in fact|in general|generally|typically|alternatively|in turn|in this context|in this study|here|"
     "in the present study|in this work|at present|currently|previously|subsequently|then|so|yet|but|and|"
-    "in support|in keeping with this|in line with this|consistent with this|to this end|as such|of interest"
+    "in support|in keeping with this|in line with this|consistent with this|to this end|as such|of interest|"
+    "as mentioned(?: above| earlier| before| previously)?|as previously (?:mentioned|reported|described|shown)|"
+    "as (?:described|noted|shown) (?:above|earlier|before|previously)|as noted"
 )
 _OPENER = re.compile(
     rf"^(?:(?:{_OPENERS})\s*,\s*|(?:and|but|yet|so|thus|also|however)\s+"

@@ -19,7 +19,8 @@ def reason(code: str, detail: str = "") -> str:
 _DANGLING = frozenset(
     """
     and or but nor of by for with from to into than via between among the a an whereas while that which whose
-    its their including such
+    its their including such in at as after before during within without versus vs upon per across through
+    toward towards against onto whether if because both either each these this those our his her
     """.split()  # noqa: SIM905
 )
 VERBAL_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
@@ -505,6 +506,14 @@ def expand_abbreviations(claim: str, definitions: dict[str, str], known: frozens
             # "Reactive oxygen species (ROS)" defined at a sentence start; a title-cased name ("Intellectual
             # Disability", "Emergency Department") keeps its capitals
             long = long[0].lower() + long[1:]
-        claim = f"{claim[: m.start()]}{long} ({m.group(0)}){claim[m.end() :]}"
+        elif m.start() == 0 and first.isalpha() and first.islower():
+            long = long[0].upper() + long[1:]  # "scaling and root planning (SRP) with ..." opens the claim
+        after = claim[m.end() :]
+        # the word the long form ends in is not said twice: "HC formulation" -> "high-concentration formulation
+        # (HC)", not "... formulation (HC) formulation"
+        nxt = re.match(r"\s+(\w+)", after)
+        if nxt and nxt.group(1).lower().rstrip("s") == long.split()[-1].lower().rstrip("s"):
+            after = after[nxt.end() :]
+        claim = f"{claim[: m.start()]}{long} ({m.group(0)}){after}"
         done.append(sf)
     return claim, done
