@@ -157,7 +157,7 @@ def _pipeline(tmp_path: Path, fill: Any = None, nli: Any = None, **over: Any) ->
 
 
 def test_filters_sources_counter_claims_and_accounting(tmp_path: Path) -> None:
-    p, fill = _pipeline(tmp_path)
+    p, fill = _pipeline(tmp_path, one_per_word=False)  # the paper's top 3 of any words
     result = p.build(ITEMS)
     reasons = {r.item_id: r.reason for r in result.rejects if r.scope == "item"}
     assert reasons == {"p:3": "not_wellformed", "p:4": "low_upvote_ratio", "p:5": "removed_post"}
@@ -192,6 +192,11 @@ def test_filters_sources_counter_claims_and_accounting(tmp_path: Path) -> None:
     assert "Smoking causes cancer in many organs." in smoking.evidence
     # no counter-claim for "improves" -> worsens passes (0.95)... boosts does not: one kept
     assert by[("p:1", Label.REFUTED)] == 1
+    # by default one counter-claim per replaced word: "increases" (the first in fill-mask order), not "worsens" too
+    one = _pipeline(tmp_path)[0].build(ITEMS)
+    assert [e.claim for e in one.examples if e.source_item_id == "p:0" and e.label == Label.REFUTED] == [
+        "Aspirin increases fever in children."
+    ]
 
 
 def test_evidence_sentences_drop_the_claim_itself_and_keep_document_order(tmp_path: Path) -> None:
@@ -414,14 +419,14 @@ class _ChildrenDoubtingNLI(FakeNLI):
 
 def test_counter_claims_of_unconfirmed_claims_are_dropped(tmp_path: Path) -> None:
     nli = _ChildrenDoubtingNLI()
-    p, _ = _pipeline(tmp_path, nli=nli, label_check="reject")
+    p, _ = _pipeline(tmp_path, nli=nli, label_check="reject", one_per_word=False)
     result = p.build(ITEMS[:2])
     by = Counter((e.source_item_id, e.label) for e in result.examples)
     assert by == {("p:1", Label.SUPPORTED): 1, ("p:1", Label.REFUTED): 1}
     dropped = [r for r in result.rejects if r.reason == "claim_not_confirmed"]
     assert len(dropped) == 2 and all(r.item_id == "p:0" for r in dropped)
     # turned off: the counter-claims stay
-    off, _ = _pipeline(tmp_path, nli=nli, label_check="reject", require_confirmed_claim=False)
+    off, _ = _pipeline(tmp_path, nli=nli, label_check="reject", require_confirmed_claim=False, one_per_word=False)
     assert Counter(e.label for e in off.build(ITEMS[:2]).examples)[Label.REFUTED] == 3
 
 
@@ -461,6 +466,32 @@ def test_titles_that_ask_and_attributive_adjectives() -> None:
     assert _attributive(claim, claim.index("brown") + len("brown"))  # inside a term: no antonym
     assert not _attributive(claim, claim.index("unfavorable") + len("unfavorable"))  # predicative: "... for growth"
     assert not _attributive("The effect was large.", len("The effect was large"))
+
+
+def test_rules_of_the_pmc_titles_build() -> None:
+    """Families of the build on 4,470 PMC trial-report titles (2026-11-27)."""
+    from claimforge.generate.covidfact import _COMPARED, _WH_TITLE, _attributive_modifier, _coordinated_verb
+
+    # a question without its mark, opened by an auxiliary; an imperative "Do not" is no question
+    assert _WH_TITLE.match("Do federal and state audits decrease compliance with a grant program")
+    assert _WH_TITLE.match("Is vitamin D associated with frailty")
+    assert not _WH_TITLE.match("Do not resuscitate orders are rare in surgery")
+    assert not _WH_TITLE.match("Isoniazid prevents tuberculosis")
+    # a participle before a noun names a group ("with impaired glucose tolerance"), after an auxiliary it is the verb
+    claim = "Ginseng does not improve insulin sensitivity in subjects with impaired glucose tolerance."
+    start = claim.index("impaired")
+    assert _attributive_modifier(claim, start, start + len("impaired"), "VERB", "VBN")
+    claim = "Glucose tolerance was impaired glucose levels aside."
+    start = claim.index("impaired")
+    assert not _attributive_modifier(claim, start, start + len("impaired"), "VERB", "VBN")
+    # a compared adjective keeps its comparison word: no "more ineffective"
+    claim = "Combined exercise is more effective than range-of-motion exercise."
+    assert _COMPARED.search(claim, 0, claim.index("effective"))
+    # a verb coordinated with another beside it
+    claim = "Nao-Xue-Shu protects and improves secondary brain insults."
+    assert _coordinated_verb(claim, claim.index("improves"), claim.index("improves") + len("improves"))
+    claim = "Seamustard improves growth and reduces cholesterol."
+    assert not _coordinated_verb(claim, claim.index("improves"), claim.index("improves") + len("improves"))
 
 
 def test_design_subtitles_and_mechanism_clauses() -> None:

@@ -18,7 +18,8 @@ Stages (``docs/covidfact.md``):
    ``fill_k`` fill-mask candidates per member (10-30 per claim), put in the replaced word's form (or dropped when
    they cannot be its part of speech); each must pass the claim check, and the judge's P(contradiction) of the
    candidate against the original claim and/or the evidence (``gate_against``) must reach ``min_contradiction``;
-   of those, ``max_counter_claims`` are kept (most salient word first, then fill-mask order), one per substitute;
+   of those, ``max_counter_claims`` are kept (most salient word first, then fill-mask order), one per substitute
+   and (``one_per_word``) one per replaced word;
 7. ``pair NEI evidence`` (optional, ``nei``): the claim with the most similar sentences of an unrelated source;
 8. the label check and label selection every pipeline ends with.
 """
@@ -127,6 +128,9 @@ class CovidFactConfig(LabelCheckConfig):
     gate_against: Literal["claim", "evidence", "both"] = "both"
     min_contradiction: float = Field(0.65, ge=0, le=1)
     max_counter_claims: int = Field(3, ge=1)
+    # at most one counter-claim per replaced word: "worsens", "exacerbates" and "aggravates" for one "improves" are
+    # one counter-claim three times (the PMC titles build, 2026-11-27); false: the paper's top 3 of any words
+    one_per_word: bool = True
     # A counter-claim is false because its evidence supports the original claim: with the label check on, keep a
     # claim's REFUTED and NOT_ENOUGH_INFO examples only when the judge confirmed its SUPPORTED example (blind
     # reading, docs/covidfact.md: counter-claims of confirmed claims were read as false more often).
@@ -246,7 +250,8 @@ class CovidFact(Pipeline):
                 ("multi_sentence", "min_claim_words", "max_claim_words", "claim_check"),
                 # 2: the claim check rejects a lone subordinate clause; 3: the one sentence splitter; 4: titles that
                 # ask ("Why ...", "How to ...") are questions; 5: a study-design subtitle is not part of the claim;
-                # 6: the claim check's lost symbols and subject-less verbs (wellformed-v3); 7: wellformed-v4
+                # 6: the claim check's lost symbols and subject-less verbs (wellformed-v3); 7: wellformed-v4, titles
+                # that open with an auxiliary are questions ("Do audits decrease compliance ...")
                 version="7",
             ),
             Stage(
@@ -286,6 +291,7 @@ class CovidFact(Pipeline):
                     "gate_against",
                     "min_contradiction",
                     "max_counter_claims",
+                    "one_per_word",
                 ),
                 # 2: a/an agreement, no substitute longer than the word (after blind reading 1); 3: substitutes:
                 # opposites, direction words offered (after blind reading 2); 4: opposites of necessity words;
@@ -294,7 +300,9 @@ class CovidFact(Pipeline):
                 # 7: no antonym for an attributive adjective (blind reading 4); 8: no reversal before a mechanism
                 # clause ("… by conferring …", blind reading 5); 9: an antonym keeps the preposition after it
                 # ("related to" -> "dissociated to"), no reversed verb before a purpose clause (blind reading 6);
-                # 10: the claim check wellformed-v3; 11: wellformed-v4
+                # 10: the claim check wellformed-v3; 11: wellformed-v4, one counter-claim per replaced word, no antonym
+                # for an attributive participle or a compared adjective, no reversal of a verb coordinated with
+                # another (the PMC titles build)
                 version="11",
             ),
             Stage(
@@ -465,6 +473,8 @@ class CovidFact(Pipeline):
                 continue  # reversing the verb contradicts the mechanism the sentence gives (blind reading 5)
             if pos == "VERB" and _necessity_opposite(word) is None and _purpose_after(claim, end):
                 continue  # "promotes X to facilitate Y": the reversed verb contradicts the purpose (blind reading 6)
+            if pos == "VERB" and _coordinated_verb(claim, start, end):
+                continue  # "protects and improves X" -> "protects and worsens X" says both (the PMC titles build)
             opposite = direction_opposite(word) or _necessity_opposite(word)
             if opposite is not None:
                 # the curated opposite only: WordNet's antonyms of these words read as broken English ("is
@@ -476,8 +486,10 @@ class CovidFact(Pipeline):
             for f in infills:
                 if not _real_substitute(f.text, word):
                     continue
-                if f.kind == "antonym" and pos == "ADJ" and _attributive(claim, end):
-                    continue  # inside a term: "brown adipose tissue", "large cell lymphoma" (blind reading 4)
+                if f.kind == "antonym" and _attributive_modifier(claim, start, end, pos, tag):
+                    continue  # inside a term: "brown adipose tissue", "impaired glucose tolerance" (blind reading 4)
+                if f.kind == "antonym" and _COMPARED.search(claim, 0, start):
+                    continue  # "more effective" -> "more ineffective": the comparison reverses by "more/less"
                 sub = f.text if f.kind == "direction" else in_form_of(f.text, pos, tag)  # already in form
                 if sub is None or sub.lower() in seen or not _real_substitute(sub, word) or self._rare(sub):
                     continue
@@ -516,7 +528,9 @@ class CovidFact(Pipeline):
             kept: list[_Counter] = []
             for cc in passing:
                 if len(kept) < c.max_counter_claims and all(
-                    lemma(cc.substitute.lower()) != lemma(k.substitute.lower()) for k in kept
+                    lemma(cc.substitute.lower()) != lemma(k.substitute.lower())
+                    and not (c.one_per_word and cc.start == k.start)
+                    for k in kept
                 ):
                     kept.append(cc)
             u.data["counters"] = kept
@@ -695,7 +709,13 @@ _PURPOSE_AFTER = re.compile(
     re.IGNORECASE,
 )
 # A title that asks: "Why females live longer than males", "How to measure ...", "Whether ..." (not "When X, Y").
-_WH_TITLE = re.compile(r"^(?:why|how|what|whether)\b", re.IGNORECASE)
+# a question without its mark: "Why females live longer than males", "Do federal audits decrease compliance
+# with a grant program" (an auxiliary first, not "Do not ...")
+_WH_TITLE = re.compile(
+    r"^(?:why|how|what|whether|(?:do|does|did|is|are|was|were|can|could|should|would|will|has|have|may|might|must)"
+    r"\s+(?!not\b))\b",
+    re.IGNORECASE,
+)
 _NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
 _FUNCTION_WORDS = frozenset(
     re.findall(
@@ -727,6 +747,40 @@ def loses_preposition(lm: Any, claim: str, start: int, end: int, sub: str, max_d
     return bool(
         lm.next_word_logprob(before + claim[start:end], prep) - lm.next_word_logprob(before + sub, prep) > max_drop
     )
+
+
+# an adjective compared by the words before it: its antonym would keep the comparison ("more ineffective than")
+_COMPARED = re.compile(r"\b(?:more|less|most|least)\s+$", re.IGNORECASE)
+_AUXILIARY_BEFORE = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|has|have|had|get|gets|got|become|becomes|became)\s+(?:\w+ly\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _attributive_modifier(claim: str, start: int, end: int, pos: str, tag: str) -> bool:
+    """An adjective, or a participle not after an auxiliary ("with impaired glucose tolerance"), that modifies the
+    following word: part of a term, not a finding."""
+    if pos == "ADJ":
+        return _attributive(claim, end)
+    participle = tag in ("VBN", "VBG") and not _AUXILIARY_BEFORE.search(claim, 0, start)
+    return pos == "VERB" and participle and _attributive(claim, end)
+
+
+def _coordinated_verb(claim: str, start: int, end: int) -> bool:
+    """A verb coordinated with another right beside it ("protects and improves", "improves and protects")."""
+    from lemminflect import getAllLemmas
+
+    before = re.search(r"\b([A-Za-z]+)\s+(?:and|or)\s+$", claim[:start])
+    after = re.match(r"\s+(?:and|or)\s+([A-Za-z]+)\b", claim[end:])
+    word = claim[start:end].lower()
+    for m in (before, after):
+        if m is None:
+            continue
+        other = m.group(1).lower()
+        same_form = other[-1:] == word[-1:] or (other.endswith("ed") and word.endswith("ed"))
+        if same_form and "VERB" in getAllLemmas(other) and "NOUN" not in getAllLemmas(other):
+            return True
+    return False
 
 
 def _attributive(claim: str, end: int) -> bool:
