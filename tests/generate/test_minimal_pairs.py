@@ -73,6 +73,9 @@ def test_direction_edit_swaps_one_direction_word() -> None:
     # fixed phrases and hedged claims are left alone
     assert direction_edit("The lower limb muscles were weak in patients.", rng) is None
     assert direction_edit("Statins may lower LDL cholesterol in adults.", rng) is None
+    # nor in a negated claim: "does not reduce" and "does not increase" can both be true
+    assert direction_edit("Training does not reduce the need for epidural analgesia.", rng) is None
+    assert direction_edit("There was no increase in adverse effects.", rng) is None
     # the article before the swapped word follows it
     e = direction_edit("The exercise group had an increased heart rate.", rng)
     assert e is not None and e.claim == "The exercise group had a decreased heart rate."
@@ -129,6 +132,13 @@ def test_negation_is_added_to_the_main_verb_or_removed(parse) -> None:  # type: 
     )
     assert neg("Men in the experimental group idealised a wider range of body sizes.") == (
         "Men in the experimental group did not idealise a wider range of body sizes."
+    )
+    # the negation goes before the verb's adverbs; "still" becomes "no longer"
+    assert neg("Instrumentation systems significantly influenced canal transportation.") == (
+        "Instrumentation systems did not significantly influence canal transportation."
+    )
+    assert neg("The mean volume increase was still present at the last fraction.") == (
+        "The mean volume increase was no longer present at the last fraction."
     )
 
 

@@ -43,6 +43,11 @@ CLEANUP = [
     ("The rate rose sharply, as shown in.", "The rate rose sharply."),
     ("Cells were grown as shown in the protocol.", "Cells were grown as shown in the protocol."),
     ("As mentioned, there was no significant change in HbA1c.", "There was no significant change in HbA1c."),
+    ("As observed previously, the number of clusters is lower.", "The number of clusters is lower."),
+    (
+        "There was no difference in RFS (P = 0.706)., nor in OS (P = 0.68).",
+        "There was no difference in RFS, nor in OS.",
+    ),
     # a sentence the reader cut after its subject keeps only the frame's verb; "datasets" report like "data"
     ("demonstrates that SRP changes the ratio at 6 months (P < 0.05).", "SRP changes the ratio at 6 months."),
     (

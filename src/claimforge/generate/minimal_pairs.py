@@ -208,8 +208,10 @@ def direction_opposite(word: str) -> str | None:
 
 
 def direction_edit(claim: str, rng: random.Random) -> Edit | None:
-    """Swap one direction word for its opposite ("increased" → "decreased", "higher" → "lower")."""
-    if _HEDGE.search(claim):
+    """Swap one direction word for its opposite ("increased" → "decreased", "higher" → "lower"). Not in a negated
+    claim: "does not reduce the need" and "does not increase the need" can both be true (two of 24 negatives of a
+    SciClaimHunt reading, 2026-11-27)."""
+    if _HEDGE.search(claim) or _NEGATION.search(claim):
         return None
     spots = []
     for m in _WORD.finditer(claim):
@@ -331,6 +333,10 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
         also = re.match(r"\s+also\b", rest)  # "was also significant" -> "was not significant", not "not also"
         if also:
             rest = rest[also.end() :]
+        still = re.match(r"\s+still\b", rest)  # "was still present" -> "was no longer present"
+        if still:
+            word = f"{a.text} no longer"
+            return Edit(claim[: a.idx] + word + rest[still.end() :], "negation_added", a.text, word)
         word = "cannot" if a.lower_ == "can" else f"{a.text} not"
         word = _match_case(word, a.text)
         return Edit(claim[: a.idx] + word + rest, "negation_added", a.text, word)
@@ -353,6 +359,16 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
     if root.tag_ in ("VBD", "VBZ", "VBP") and root.pos_ == "VERB":
         helper = {"VBD": "did", "VBZ": "does", "VBP": "do"}[root.tag_]
         new = f"{helper} not {_verb_lemma(root)}"
+        # "significantly influenced" -> "did not significantly influence", not "significantly did not influence"
+        at = root.i
+        while at > 0 and doc[at - 1].dep_ == "advmod" and doc[at - 1].tag_ == "RB" and doc[at - 1].head.i == root.i:
+            at -= 1
+        if at < root.i:
+            adverbs = claim[doc[at].idx : root.idx]
+            new = f"{helper} not {adverbs}{_verb_lemma(root)}"
+            return Edit(
+                claim[: doc[at].idx] + new + claim[root.idx + len(root.text) :], "negation_added", root.text, new
+            )
         return Edit(claim[: root.idx] + new + claim[root.idx + len(root.text) :], "negation_added", root.text, new)
     return None
 

@@ -63,7 +63,8 @@ _OPENERS = (
     "in the present study|in this work|at present|currently|previously|subsequently|then|so|yet|but|and|"
     "in support|in keeping with this|in line with this|consistent with this|to this end|as such|of interest|"
     "as mentioned(?: above| earlier| before| previously)?|as previously (?:mentioned|reported|described|shown)|"
-    "as (?:described|noted|shown) (?:above|earlier|before|previously)|as noted"
+    "as (?:described|noted|shown|observed) (?:above|earlier|before|previously)|as noted|"
+    "as previously observed|as observed"
 )
 _OPENER = re.compile(
     rf"^(?:(?:{_OPENERS})\s*,\s*|(?:and|but|yet|so|thus|also|however)\s+"
@@ -168,6 +169,7 @@ def clean_sentence(text: str) -> Cleaned:
     """Text-level cleanup of one sentence (see the module docstring); the result ends with a period."""
     edits: list[str] = []
     t = " ".join(text.split())
+    t = re.sub(r"\)\.\s*,(?=\s)", "),", t)  # "RFS (P = 0.706)., nor OS": a full stop typed before the comma
     t = _sub(_NUM_CITE, "", t, "citation", edits)
     t = _glued_citations(t, edits)
     t = _sub(_NARRATIVE_CITE, "", t, "citation", edits)
@@ -480,10 +482,18 @@ def _subordinate(pred: Any, tokens: set[int]) -> bool:
 
 def _broken_coordination(pred: Any, tokens: set[int]) -> bool:
     """A misparse of coordination that would leave the claim without a predicate for its second half: a
-    coordinator before a predicate that has no first conjunct ("Roth 811 and exceeded the threshold"), or a noun
-    phrase coordinated with the verb itself ("... differed greatly, and therefore drop-outs and violations")."""
+    coordinator before a predicate that has no first conjunct ("Roth 811 and exceeded the threshold"), predicates
+    coordinated with no "and" or comma between them, or a noun phrase coordinated with the verb itself ("...
+    differed greatly, and therefore drop-outs and violations")."""
     first = min(tokens)
     if any(c.dep_ == "cc" and first < c.i < pred.i and c.i in tokens for c in pred.children) and pred.dep_ != "conj":
+        return True
+    # predicates coordinated with nothing between them: "Rats fed diets in combination had lower weight gain" (a
+    # reduced relative clause read as the root, the real verb as its conjunct)
+    conjuncts = [c for c in pred.children if c.dep_ == "conj" and _is_predicate(c)]
+    if pred.dep_ == "conj" and _is_predicate(pred):
+        conjuncts.append(pred)
+    if any(not any(g.dep_ in ("cc", "punct") and g.i < c.i for g in c.children) for c in conjuncts):
         return True
     while True:  # a predicate that borrows its subject is as broken as the one it borrows from
         verbal = pred.tag_.startswith("VB")
