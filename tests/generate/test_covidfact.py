@@ -492,6 +492,15 @@ def test_rules_of_the_pmc_titles_build() -> None:
     assert _coordinated_verb(claim, claim.index("improves"), claim.index("improves") + len("improves"))
     claim = "Seamustard improves growth and reduces cholesterol."
     assert not _coordinated_verb(claim, claim.index("improves"), claim.index("improves") + len("improves"))
+    # an aim is no claim; a subtitle that says where results come from is not part of it; a negated claim is not
+    # reversed ("does not improve" -> "does not worsen" can both be true)
+    from claimforge.generate.covidfact import _AIM_TITLE, _NEGATED, _RESULTS_SUBTITLE
+
+    assert _AIM_TITLE.match("The INTERVAL trial to determine whether intervals between donations can be increased")
+    assert not _AIM_TITLE.match("Aspirin reduces the risk of stroke in a large trial")
+    assert _RESULTS_SUBTITLE.match("results from the first 12 months of the NAILED stroke risk factor trial")
+    assert _NEGATED.search("Phenylephrine does not improve oxygenation") and _NEGATED.search("X fails to improve Y")
+    assert not _NEGATED.search("Phenylephrine improves oxygenation during one-lung ventilation")
 
 
 def test_design_subtitles_and_mechanism_clauses() -> None:

@@ -331,12 +331,14 @@ class CovidFact(Pipeline):
                 chunk.reject(u, "check claims", "multiple_sentences", f"{len(sentences)} sentences")
                 continue
             first = sentences[0].strip()
-            if first.endswith("?") or _WH_TITLE.match(first):  # "Why females live longer than males"
+            if first.endswith("?") or _WH_TITLE.match(first) or _AIM_TITLE.match(first):  # "Why females live …"
                 chunk.reject(u, "check claims", "question", first[:200])
                 continue
             source = " ".join(d.text for d in u.item.cited)
-            parts = first.split(": ", 1)
-            if len(parts) == 2 and _DESIGN_SUBTITLE.match(parts[1]):  # "…: a randomised controlled trial"
+            parts = re.split(r": |\s?[—–]\s?(?=(?:an?|the)\s)", first, maxsplit=1)  # a colon, or a dash before "a"
+            if len(parts) == 2 and (
+                _DESIGN_SUBTITLE.match(parts[1]) or _RESULTS_SUBTITLE.match(parts[1])
+            ):  # "…: a randomised controlled trial", "…—a prospective randomized study", "…: results from …"
                 candidates = [parts[0]]
             else:
                 candidates = [first, *(reversed(parts) if len(parts) == 2 else ())]
@@ -483,6 +485,8 @@ class CovidFact(Pipeline):
                 infills = [Infill(opposite, 0.0, "direction"), *(f for f in infills if f.kind != "antonym")]
             if c.substitutes == "opposites":
                 infills = [f for f in infills if f.kind in ("antonym", "direction")]
+            if _NEGATED.search(claim):  # a reversal under negation is no contradiction (the PMC titles build)
+                infills = [f for f in infills if f.kind not in ("antonym", "direction")]
             for f in infills:
                 if not _real_substitute(f.text, word):
                     continue
@@ -697,6 +701,16 @@ _DESIGN_SUBTITLE = re.compile(
     r"review|analysis|survey)\b",
     re.IGNORECASE,
 )
+# A subtitle that says where results come from: "…: results from the first 12 months of the NAILED trial".
+_RESULTS_SUBTITLE = re.compile(r"^(?:\w+\s+)?(?:results|findings|data|evidence|lessons)\s+(?:from|of)\b", re.IGNORECASE)
+# A title that announces a study's aim: "The INTERVAL trial to determine whether intervals … can be increased".
+_AIM_TITLE = re.compile(
+    r"^.{0,80}?\b(?:trial|study|protocol|programme|program)\s+to\s+(?:determine|assess|evaluate|investigate|test|"
+    r"compare|examine|establish|explore)\b",
+    re.IGNORECASE,
+)
+# Words that negate what a substitute would reverse: "does not improve" and "does not worsen" can both be true.
+_NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without|fail(?:s|ed)?\s+to|lack(?:s|ed)?)\b|n't\b", re.I)
 # A mechanism clause after the word: "… by conferring", "… through binding", "… via activating".
 _MECHANISM_AFTER = re.compile(r"\b(?:by|through|via)\s+\w+ing\b", re.IGNORECASE)
 # A purpose clause after a verb: "… suppresses RAD51 recruitment … to facilitate homologous recombination" states
