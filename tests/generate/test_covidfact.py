@@ -500,6 +500,7 @@ def test_rules_of_the_pmc_titles_build() -> None:
     assert not _AIM_TITLE.match("Aspirin reduces the risk of stroke in a large trial")
     assert _RESULTS_SUBTITLE.match("results from the first 12 months of the NAILED stroke risk factor trial")
     assert _NEGATED.search("Phenylephrine does not improve oxygenation") and _NEGATED.search("X fails to improve Y")
+    assert _NEGATED.search("NGAL-guided intervention may improve renal outcome")  # hedged: "may worsen" too
     assert not _NEGATED.search("Phenylephrine improves oxygenation during one-lung ventilation")
 
 

@@ -78,3 +78,20 @@ def test_restore_case_from_the_evidence() -> None:
     assert restore_case("Naoh forms in the paleozoic, says the latin text about water.", src) == (
         "NaOH forms in the Paleozoic, says the Latin text about water."
     )
+
+
+@pytest.mark.parametrize(
+    ("title", "fragment"),
+    [
+        # titles of the PMC trial reports (2026-11-27): a chemical noun read as the verb; a bare verb with no subject
+        ("Efficacy and safety of delayed-release dimethyl fumarate in newly diagnosed patients.", True),
+        ("Dapagliflozin add-on to metformin in type 2 diabetes inadequately controlled with metformin.", True),
+        ("Predicting epidemic risk from past contact data.", True),
+        # verbs of the life sciences the general lexicon lacks still head a claim
+        ("Kinases phosphorylate tau at serine 202.", False),
+        ("Statins upregulate LDL receptors in hepatocytes.", False),
+        ("Limited haplotypes display different airway responses in asthmatics.", False),
+    ],
+)
+def test_headline_fragments(parse, title: str, fragment: bool) -> None:  # type: ignore[no-untyped-def]
+    assert bool(wf.headline_reasons(title, parse(title))) == fragment

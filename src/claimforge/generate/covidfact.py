@@ -251,7 +251,8 @@ class CovidFact(Pipeline):
                 # 2: the claim check rejects a lone subordinate clause; 3: the one sentence splitter; 4: titles that
                 # ask ("Why ...", "How to ...") are questions; 5: a study-design subtitle is not part of the claim;
                 # 6: the claim check's lost symbols and subject-less verbs (wellformed-v3); 7: wellformed-v4, titles
-                # that open with an auxiliary are questions ("Do audits decrease compliance ...")
+                # that open with an auxiliary are questions ("Do audits decrease compliance ..."), aims too; a root
+                # the lexicon does not know as a verb, or a bare verb without a subject, is a headline fragment
                 version="7",
             ),
             Stage(
@@ -302,7 +303,7 @@ class CovidFact(Pipeline):
                 # ("related to" -> "dissociated to"), no reversed verb before a purpose clause (blind reading 6);
                 # 10: the claim check wellformed-v3; 11: wellformed-v4, one counter-claim per replaced word, no antonym
                 # for an attributive participle or a compared adjective, no reversal of a verb coordinated with
-                # another (the PMC titles build)
+                # another or in a negated or hedged title (the PMC titles build and its blind reading)
                 version="11",
             ),
             Stage(
@@ -485,7 +486,7 @@ class CovidFact(Pipeline):
                 infills = [Infill(opposite, 0.0, "direction"), *(f for f in infills if f.kind != "antonym")]
             if c.substitutes == "opposites":
                 infills = [f for f in infills if f.kind in ("antonym", "direction")]
-            if _NEGATED.search(claim):  # a reversal under negation is no contradiction (the PMC titles build)
+            if _NEGATED.search(claim):  # a reversal under negation or a hedge is no contradiction (PMC titles)
                 infills = [f for f in infills if f.kind not in ("antonym", "direction")]
             for f in infills:
                 if not _real_substitute(f.text, word):
@@ -709,8 +710,13 @@ _AIM_TITLE = re.compile(
     r"compare|examine|establish|explore)\b",
     re.IGNORECASE,
 )
-# Words that negate what a substitute would reverse: "does not improve" and "does not worsen" can both be true.
-_NEGATED = re.compile(r"\b(?:not|no|never|neither|nor|without|fail(?:s|ed)?\s+to|lack(?:s|ed)?)\b|n't\b", re.I)
+# Words that negate or hedge what a substitute would reverse: "does not improve" and "does not worsen" can both be
+# true, and so can "may improve" and "may worsen".
+_NEGATED = re.compile(
+    r"\b(?:not|no|never|neither|nor|without|fail(?:s|ed)?\s+to|lack(?:s|ed)?|may|might|could|possibly|potentially)\b"
+    r"|n't\b",
+    re.I,
+)
 # A mechanism clause after the word: "… by conferring", "… through binding", "… via activating".
 _MECHANISM_AFTER = re.compile(r"\b(?:by|through|via)\s+\w+ing\b", re.IGNORECASE)
 # A purpose clause after a verb: "… suppresses RAD51 recruitment … to facilitate homologous recombination" states

@@ -86,8 +86,33 @@ def headline_reasons(text: str, doc: Any) -> list[str]:
     """Why a title is not a full declarative sentence by the parse alone (``headline_fragment``): its root is not
     a finite verb ("Predicting epidemic risk from past contact data", "Safety and efficacy of ...: a randomized
     trial"). Stricter than :func:`fluency_checks`, whose fallback accepts a verb form the tagger missed: titles
-    are headline fragments far more often than generated claims are."""
-    return [] if root_is_finite(doc) else [reason("headline_fragment", "the root is not a finite verb")]
+    are headline fragments far more often than generated claims are. A present-tense root must also be a word the
+    lexicon knows as a verb ("fumarate" is not), and a bare root verb needs a subject ("... add-on to metformin")."""
+    if not root_is_finite(doc):
+        return [reason("headline_fragment", "the root is not a finite verb")]
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is not None and root.tag_ in ("VB", "VBP") and not _is_verb_word(root.text):
+        # a noun the tagger read as a verb: "Efficacy and safety of dimethyl fumarate in ..." ("fumarate")
+        return [reason("headline_fragment", f"the root {root.text!r} is no verb the lexicon knows")]
+    if root is not None and root.tag_ == "VB" and not any(c.dep_ in _SUBJECTS for c in root.children):
+        # a bare verb with no subject: "Dapagliflozin add-on to metformin in type 2 diabetes ..." ("add")
+        return [reason("headline_fragment", f"the root {root.text!r} has no subject")]
+    return []
+
+
+_SUBJECTS = frozenset({"nsubj", "nsubj:pass", "nsubjpass", "csubj", "expl"})
+
+
+# verbs of the life sciences the general lexicon lacks: "phosphorylate", "upregulate", "potentiate", "ubiquitinate",
+# "lyse" (chemical nouns end otherwise: "fumarate", "succinate", "glutamate", "pyruvate")
+_SCIENCE_VERB_ENDING = re.compile(r"(?:ylate|ulate|iate|inate|i[sz]e|ify|y[sz]e)s?$")
+
+
+def _is_verb_word(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word.lower())
+    return "VERB" in lemmas or "AUX" in lemmas or (not lemmas and bool(_SCIENCE_VERB_ENDING.search(word.lower())))
 
 
 _TITLE_WORD = re.compile(r"\b[A-Z][a-z]+\b")
