@@ -490,6 +490,8 @@ def test_rules_of_the_pmc_titles_build() -> None:
     # a verb coordinated with another beside it
     claim = "Nao-Xue-Shu protects and improves secondary brain insults."
     assert _coordinated_verb(claim, claim.index("improves"), claim.index("improves") + len("improves"))
+    claim = "Lockdown reduces and delays transmission."  # "delays" is also a noun
+    assert _coordinated_verb(claim, claim.index("reduces"), claim.index("reduces") + len("reduces"))
     claim = "Seamustard improves growth and reduces cholesterol."
     assert not _coordinated_verb(claim, claim.index("improves"), claim.index("improves") + len("improves"))
     # an aim is no claim; a subtitle that says where results come from is not part of it; a negated claim is not
@@ -501,6 +503,8 @@ def test_rules_of_the_pmc_titles_build() -> None:
     assert _RESULTS_SUBTITLE.match("results from the first 12 months of the NAILED stroke risk factor trial")
     assert _NEGATED.search("Phenylephrine does not improve oxygenation") and _NEGATED.search("X fails to improve Y")
     assert _NEGATED.search("NGAL-guided intervention may improve renal outcome")  # hedged: "may worsen" too
+    assert _NEGATED.search("Hydroxychloroquine cannot prevent COVID-19") and _NEGATED.search("X doesn’t improve Y")
+    assert not _WH_TITLE.match("May 2020 lockdown reduced transmission")
     assert not _NEGATED.search("Phenylephrine improves oxygenation during one-lung ventilation")
 
 

@@ -133,6 +133,11 @@ def test_negation_is_added_to_the_main_verb_or_removed(parse) -> None:  # type: 
     assert neg("Men in the experimental group idealised a wider range of body sizes.") == (
         "Men in the experimental group did not idealise a wider range of body sizes."
     )
+    # "also" goes, "still" becomes "no longer"; "only" negated, or adverbs coordinated, give no negation
+    assert neg("Aspirin also reduces the risk of stroke.") == "Aspirin does not reduce the risk of stroke."
+    assert neg("Aspirin still reduces the risk of stroke.") == "Aspirin no longer reduces the risk of stroke."
+    assert neg("Aspirin only reduces the risk of cancer.") is None
+    assert neg("Aspirin markedly and significantly reduces pain.") is None
     # the negation goes before the verb's adverbs; "still" becomes "no longer"
     assert neg("Instrumentation systems significantly influenced canal transportation.") == (
         "Instrumentation systems did not significantly influence canal transportation."

@@ -137,11 +137,14 @@ def _read_file(path: Path) -> list[Document]:
         return [jats_document(path.read_bytes(), path.stem, str(path))]
     if is_archive_name(path.name):  # JATS members, streamed
         try:
-            return [
-                jats_document(data, Path(name).stem, f"{path}:{name}")
-                for name, _, data in archive_members(path)
-                if name.lower().endswith((".xml", ".nxml"))
-            ]
+            docs = []
+            for name, size, data in archive_members(path):
+                if not name.lower().endswith((".xml", ".nxml")):
+                    continue
+                if size and not data:
+                    raise InputError(path, None, f"{name}: {size} bytes, over the size limit of one paper file")
+                docs.append(jats_document(data, Path(name).stem, f"{path}:{name}"))
+            return docs
         except ArchiveBroken as e:
             raise InputError(path, None, e.detail) from None
     known = ", ".join(_CORPUS_SUFFIXES)
@@ -172,7 +175,7 @@ def read_corpus(path: str | Path) -> list[Document]:
             and not f.name.startswith(".")
         ]
         if not files:
-            raise InputError(p, None, f"no corpus files ({', '.join(_CORPUS_SUFFIXES)}) in the folder")
+            raise InputError(p, None, f"no corpus files ({', '.join(_CORPUS_SUFFIXES)}, tar archives) in the folder")
     else:
         files = [p]
     docs: list[Document] = []

@@ -36,7 +36,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from claimforge.backends.fillmask import Infill
-from claimforge.generate.minimal_pairs import direction_opposite
+from claimforge.generate.minimal_pairs import NEGATION, direction_opposite
 from claimforge.io.posts import domain_of
 from claimforge.io.rows import read_text
 from claimforge.nlp.normalize import content_lemmas, finish_sentence, lemma, restore_case
@@ -336,7 +336,7 @@ class CovidFact(Pipeline):
                 chunk.reject(u, "check claims", "question", first[:200])
                 continue
             source = " ".join(d.text for d in u.item.cited)
-            parts = re.split(r": |\s?[—–]\s?(?=(?:an?|the)\s)", first, maxsplit=1)  # a colon, or a dash before "a"
+            parts = re.split(r": |\s?[—–]\s?(?=(?i:an?|the)\s)", first, maxsplit=1)  # a colon, or a dash before "a"
             if len(parts) == 2 and (
                 _DESIGN_SUBTITLE.match(parts[1]) or _RESULTS_SUBTITLE.match(parts[1])
             ):  # "…: a randomised controlled trial", "…—a prospective randomized study", "…: results from …"
@@ -712,11 +712,7 @@ _AIM_TITLE = re.compile(
 )
 # Words that negate or hedge what a substitute would reverse: "does not improve" and "does not worsen" can both be
 # true, and so can "may improve" and "may worsen".
-_NEGATED = re.compile(
-    r"\b(?:not|no|never|neither|nor|without|fail(?:s|ed)?\s+to|lack(?:s|ed)?|may|might|could|possibly|potentially)\b"
-    r"|n't\b",
-    re.I,
-)
+_NEGATED = re.compile(rf"{NEGATION.pattern}|\b(?:may|might|could|possibly|potentially)\b", re.I)
 # A mechanism clause after the word: "… by conferring", "… through binding", "… via activating".
 _MECHANISM_AFTER = re.compile(r"\b(?:by|through|via)\s+\w+ing\b", re.IGNORECASE)
 # A purpose clause after a verb: "… suppresses RAD51 recruitment … to facilitate homologous recombination" states
@@ -733,7 +729,7 @@ _PURPOSE_AFTER = re.compile(
 # with a grant program" (an auxiliary first, not "Do not ...")
 _WH_TITLE = re.compile(
     r"^(?:why|how|what|whether|(?:do|does|did|is|are|was|were|can|could|should|would|will|has|have|may|might|must)"
-    r"\s+(?!not\b))\b",
+    r"\s+(?!not\b|\d))\b",
     re.IGNORECASE,
 )
 _NEXT_WORD = re.compile(r"\s+([A-Za-z][\w-]*)")
@@ -797,8 +793,9 @@ def _coordinated_verb(claim: str, start: int, end: int) -> bool:
         if m is None:
             continue
         other = m.group(1).lower()
-        same_form = other[-1:] == word[-1:] or (other.endswith("ed") and word.endswith("ed"))
-        if same_form and "VERB" in getAllLemmas(other) and "NOUN" not in getAllLemmas(other):
+        # the same inflection and a verb reading ("reduces and delays"); a plural object before "and" is taken
+        # for a verb too ("cuts costs and improves"): that only loses a reversal
+        if other[-1:] == word[-1:] and "VERB" in getAllLemmas(other):
             return True
     return False
 

@@ -44,7 +44,9 @@ class MinimalEditNegator:
         self.config = config
         self.nlp = registry.build("nlp", config.nlp)
         self.nli = registry.build("nli", config.nli)
-        self.model_id = f"minimal-edit({','.join(config.edits)};nli={self.nli.model_id})"
+        # the rules' version: 2 (2026-11-27) plurals after a removed "no", "also"/"still", adverbs, no direction swap
+        # in a negated claim
+        self.model_id = f"minimal-edit/2({','.join(config.edits)};nli={self.nli.model_id})"
 
     def _edits(self, claim: str, evidence: str, doc: Any, rng: random.Random) -> list[Edit]:
         out = []

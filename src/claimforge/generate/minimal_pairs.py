@@ -286,10 +286,12 @@ _NEG_REMOVE = [
 ]
 # a plural noun phrase takes no article: "There were no significant differences" -> "There were significant
 # differences", not "a significant differences" (9 of 60 negatives of two SciClaimHunt readings, 2026-11-27)
-_PLURAL_AFTER_NO = re.compile(
-    r"^\s*(?:[\w-]+\s+){0,3}?[\w-]*(?:ences|ances|ions|ects|ges|ts|ns|ds|es|rs|ls|ys)\b", re.I
+_PLURAL_AFTER_NO = re.compile(r"^[\w-]*(?:ences|ances|ions|ects|ges|ts|ns|ds|es|rs|ls|ys)$", re.I)
+# a negation word ("cannot", "doesn't" and "doesn’t" included)
+NEGATION = re.compile(
+    r"\b(?:not|no|never|neither|nor|without|none|cannot|fail(?:s|ed)? to|unable to|lack(?:s|ed)?)\b|n[’']t\b", re.I
 )
-_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|without|none|cannot|n't|fail(?:s|ed)? to|lack(?:s|ed)?)\b", re.I)
+_NEGATION = NEGATION
 _AUX = {"is", "are", "was", "were", "has", "have", "had", "can", "will", "would", "should", "must", "does", "do", "did"}
 
 
@@ -339,7 +341,7 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
             return Edit(claim[: a.idx] + word + rest[still.end() :], "negation_added", a.text, word)
         word = "cannot" if a.lower_ == "can" else f"{a.text} not"
         word = _match_case(word, a.text)
-        return Edit(claim[: a.idx] + word + rest, "negation_added", a.text, word)
+        return Edit(claim[: a.idx] + word + rest, "negation_added", claim[a.idx : len(claim) - len(rest)], word)
     if root.lemma_.lower() == "be" and root.tag_ in ("VBD", "VBZ", "VBP"):
         # a main-verb "be" takes the negation itself, never do-support ("There did not be a reduction"):
         # "The rate was 12%" -> "was not 12%"; existential "there" reads best with "no" ("There were no
@@ -363,14 +365,23 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
         at = root.i
         while at > 0 and doc[at - 1].dep_ == "advmod" and doc[at - 1].tag_ == "RB" and doc[at - 1].head.i == root.i:
             at -= 1
-        if at < root.i:
-            adverbs = claim[doc[at].idx : root.idx]
-            new = f"{helper} not {adverbs}{_verb_lemma(root)}"
-            return Edit(
-                claim[: doc[at].idx] + new + claim[root.idx + len(root.text) :], "negation_added", root.text, new
-            )
-        return Edit(claim[: root.idx] + new + claim[root.idx + len(root.text) :], "negation_added", root.text, new)
+        adverbs = [t.lower_ for t in doc[at : root.i]]
+        if (at > 0 and doc[at - 1].dep_ == "cc") or any(a in _FOCUS_ADVERBS for a in adverbs):
+            return None  # "markedly and significantly reduced"; "only reduces" negated is no contradiction
+        begin, end = doc[at].idx, root.idx + len(root.text)
+        if "still" in adverbs:  # "still reduces" -> "no longer reduces"
+            new = " ".join(t.text for t in doc[at : root.i] if t.lower_ != "still")
+            new = f"no longer {new} {root.text}" if new else f"no longer {root.text}"
+        else:  # "also reduces" -> "does not reduce"
+            kept = " ".join(t.text for t in doc[at : root.i] if t.lower_ != "also")
+            new = f"{helper} not {kept} {_verb_lemma(root)}" if kept else f"{helper} not {_verb_lemma(root)}"
+        return Edit(claim[:begin] + new + claim[end:], "negation_added", claim[begin:end], new)
     return None
+
+
+# adverbs that negated give no contradiction ("does not only reduce", "does not even reduce")
+_FOCUS_ADVERBS = frozenset({"only", "even", "just", "merely", "solely", "mainly", "largely"})
+_PHRASE_END = re.compile(r"\s(?:in|of|between|for|on|at|among|with|to|from|after|during|across|by)\b|[,.;:]")
 
 
 def _plural_after(claim: str, start: int, doc: Any | None) -> bool:
@@ -380,7 +391,12 @@ def _plural_after(claim: str, start: int, doc: Any | None) -> bool:
         det = next((t for t in doc if t.idx == start - 3 and t.lower_ == "no"), None)
         if det is not None and det.head.i > det.i:
             return det.head.tag_ in ("NNS", "NNPS")
-    return bool(_PLURAL_AFTER_NO.match(claim[start:]))
+    # no parse: the head noun is the last word before the phrase's first preposition or punctuation
+    rest = claim[start:]
+    end = _PHRASE_END.search(rest)
+    words = rest[: end.start() if end else len(rest)].split()
+    head = words[-1].lower() if words else ""
+    return bool(_PLURAL_AFTER_NO.match(head)) and not head.endswith(("ss", "us", "is", "betes", "species", "series"))
 
 
 def _verb_lemma(tok: Any) -> str:

@@ -40,13 +40,16 @@ _FIG_PAREN = re.compile(r"\s*\((?:see )?(?:fig(?:ure)?s?\.?|tables?|supplementar
 # A pointer to a figure or table that is all that is left once the reader dropped the cross-reference ("As can
 # be seen in, X", "X, as shown in.") or that names it ("As shown in Figure 2, X"): the clause goes, X stays.
 _SHOWN = r"(?:seen|shown|illustrated|depicted|presented|summari[sz]ed|displayed|listed|given|plotted)"
+# a figure or table label, panels listed with commas or dashes: "2", "S3", "2A, B", "1, 2 and 3", "3a–c"
+_ONE_LABEL = r"(?:S?\d+[A-Za-z]?|[A-Za-z])"
+_LABEL = rf"{_ONE_LABEL}(?:\s*(?:,|–|-|and)\s*{_ONE_LABEL}(?![\w-]))*"
 _POINTER_OPENER = re.compile(
     rf"^as\s+(?:(?:can|could|may)\s+be\s+|is\s+|are\s+|was\s+|were\s+)?{_SHOWN}\s+in"
-    r"(?:\s+(?:the\s+)?(?:(?:supplementary\s+)?(?:fig(?:ure)?s?\.?|tables?)\s*[\w.,–-]{0,12}?))?\s*,\s*",
+    r"(?:\s+(?:the\s+)?(?:supplementary\s+)?(?:fig(?:ure)?s?\.?|tables?)\s*" + _LABEL + r")?\s*,\s*",
     re.I,
 )
 _POINTER_STRANDED = re.compile(
-    rf",?\s*\bas\s+(?:(?:can|could|may)\s+be\s+|is\s+|are\s+)?{_SHOWN}\s+in\s*(?=[,.;:]|$)", re.I
+    rf",?\s*\bas\s+(?:(?:can|could|may)\s+be\s+|is\s+|are\s+|was\s+|were\s+)?{_SHOWN}\s+in\s*(?=[,.;:]|$)", re.I
 )
 _NARRATIVE_CITE = re.compile(r"\s*\[\s*[A-Z][^\[\]]{0,80}?" + _YEAR + r"\s*\]")
 _BRACKETS = re.compile(r"\s*\[[^\[\]]*\]")
@@ -181,8 +184,8 @@ def clean_sentence(text: str) -> Cleaned:
     t = _sub(_BRACKETS, "", t, "bracket", edits)
     t = _parentheticals(t, edits)
     t = _sub(_MID_CONNECTIVE, "", t, "connective", edits)
-    for _ in range(3):  # "However, for example, ..."
-        stripped = _OPENER.sub("", t, count=1)
+    for _ in range(3):  # "However, for example, ...", "However, as shown in Figure 2, ..."
+        stripped = _POINTER_OPENER.sub("", _OPENER.sub("", t, count=1), count=1)
         if stripped == t:
             break
         edits.append("opener")

@@ -310,7 +310,8 @@ class ArticleTitlesReader(SentenceReader):
 
     def _item_id(self, rec: Any, data: dict[str, Any]) -> str | None:
         if "file" in data:
-            return f"{self.dataset}:{Path(data['file'].rpartition(':')[2]).stem}"
+            member = data["file"].rpartition(":")[2] if data.get("bytes") is not None else data["file"]
+            return f"{self.dataset}:{Path(member).stem}"
         value = data.get("doc_id", data.get("id"))
         return f"{self.dataset}:{value}" if value is not None else None
 

@@ -19,8 +19,8 @@ def reason(code: str, detail: str = "") -> str:
 _DANGLING = frozenset(
     """
     and or but nor of by for with from to into than via between among the a an whereas while that which whose
-    its their including such in at as after before during within without versus vs upon per across through
-    toward towards against onto whether if because both either each these this those our his her
+    its their including such in at as during within without versus vs per through toward towards against onto
+    whether if because these this those our his her
     """.split()  # noqa: SIM905
 )
 VERBAL_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
@@ -104,15 +104,24 @@ _SUBJECTS = frozenset({"nsubj", "nsubj:pass", "nsubjpass", "csubj", "expl"})
 
 
 # verbs of the life sciences the general lexicon lacks: "phosphorylate", "upregulate", "potentiate", "ubiquitinate",
-# "lyse" (chemical nouns end otherwise: "fumarate", "succinate", "glutamate", "pyruvate")
+# "lyse" (most chemical nouns end otherwise: "fumarate", "glutamate", "pyruvate"; "succinate" and "salicylate" do
+# not, and pass); prefixed verbs are looked up without their prefix ("co-express", "outcompete", "derepress")
 _SCIENCE_VERB_ENDING = re.compile(r"(?:ylate|ulate|iate|inate|i[sz]e|ify|y[sz]e)s?$")
 
 
 def _is_verb_word(word: str) -> bool:
     from lemminflect import getAllLemmas
 
-    lemmas = getAllLemmas(word.lower())
-    return "VERB" in lemmas or "AUX" in lemmas or (not lemmas and bool(_SCIENCE_VERB_ENDING.search(word.lower())))
+    w = word.lower().rsplit("-", 1)[-1]
+    stems = [w] + [w[len(p) :] for p in _VERB_PREFIXES if w.startswith(p) and len(w) - len(p) >= 3]
+    for stem in stems:
+        lemmas = getAllLemmas(stem)
+        if "VERB" in lemmas or "AUX" in lemmas or (not lemmas and _SCIENCE_VERB_ENDING.search(stem)):
+            return True
+    return False
+
+
+_VERB_PREFIXES = ("co", "re", "de", "trans", "mis", "out", "over", "under", "hyper", "hypo", "up", "down", "fine")
 
 
 _TITLE_WORD = re.compile(r"\b[A-Z][a-z]+\b")

@@ -61,8 +61,8 @@ _CUES: dict[SectionType, tuple[re.Pattern[str], ...]] = {
             r"\b(?:according to|as described|using a|using the|by means of)\b",
             r"\b(?:software|protocol|kit|ethics committee|ethical approval|informed consent|inclusion criteria|"
             r"exclusion criteria|statistical analys[ie]s|questionnaire|reagents?|buffer|antibod(?:y|ies))\b",
-            r"\b\d+(?:\.\d+)?\s?(?:°C|rpm|ml|mL|µ[lLgm]|μ[lLgm]|mg/kg|mM|nm|g for)\b",
-            r"\b(?:SPSS|Stata|GraphPad|Prism|R version|SAS|MATLAB)\b",
+            r"\b\d+(?:\.\d+)?\s?(?-i:°C|rpm|ml|mL|µ[lLgm]|μ[lLgm]|mg/kg|mM|nm|g for)\b",
+            r"(?-i:\b(?:SPSS|Stata|GraphPad|Prism|R version|SAS|MATLAB)\b)",
         )
     ),
     "results": tuple(
@@ -73,7 +73,7 @@ _CUES: dict[SectionType, tuple[re.Pattern[str], ...]] = {
             r"\(?(?:fig(?:ure)?s?\.?|tables?)\s?S?\d",
             r"\b(?:increased|decreased|reduced|higher|lower|greater|fewer|elevated)\b",
             r"\b(?:showed|observed|was found|were found|revealed|exhibited|displayed)\b",
-            r"\b\d+(?:\.\d+)?\s?%|\b(?:mean|median)\b|\b(?:95% )?CI\b|\bOR\b|\bHR\b",
+            r"\b\d+(?:\.\d+)?\s?%|\b(?:mean|median)\b|(?-i:\b(?:CI|OR|HR|RR)\b)",  # the abbreviations in capitals
         )
     ),
     "discussion": tuple(
