@@ -43,6 +43,7 @@ CLEANUP = [
     ("The rate rose sharply, as shown in.", "The rate rose sharply."),
     ("As shown in Fig. 2A, B, expression of IL-6 increased.", "Expression of IL-6 increased."),  # panels listed
     ("However, as shown in Figure 2, the rate rose.", "The rate rose."),
+    ("IL-6 rose, as shown in Table 3, after surgery.", "IL-6 rose after surgery."),
     ("Cells were grown as shown in the protocol.", "Cells were grown as shown in the protocol."),
     ("As mentioned, there was no significant change in HbA1c.", "There was no significant change in HbA1c."),
     ("As observed previously, the number of clusters is lower.", "The number of clusters is lower."),

@@ -48,6 +48,13 @@ _POINTER_OPENER = re.compile(
     r"(?:\s+(?:the\s+)?(?:supplementary\s+)?(?:fig(?:ure)?s?\.?|tables?)\s*" + _LABEL + r")?\s*,\s*",
     re.I,
 )
+# the same pointer between commas inside the sentence, both commas with it: "X rose, as shown in Figure 2, after
+# surgery" -> "X rose after surgery"
+_POINTER_MID = re.compile(
+    rf",\s*as\s+(?:(?:can|could|may)\s+be\s+|is\s+|are\s+|was\s+|were\s+)?{_SHOWN}\s+in\s+(?:the\s+)?"
+    rf"(?:supplementary\s+)?(?:fig(?:ure)?s?\.?|tables?)\s*{_LABEL}\s*,",
+    re.I,
+)
 _POINTER_STRANDED = re.compile(
     rf",?\s*\bas\s+(?:(?:can|could|may)\s+be\s+|is\s+|are\s+|was\s+|were\s+)?{_SHOWN}\s+in\s*(?=[,.;:]|$)", re.I
 )
@@ -180,6 +187,7 @@ def clean_sentence(text: str) -> Cleaned:
     t = _sub(_AUTHOR_YEAR, "", t, "citation", edits)
     t = _sub(_FIG_PAREN, "", t, "figure_reference", edits)
     t = _sub(_POINTER_OPENER, "", t, "figure_reference", edits)
+    t = _sub(_POINTER_MID, "", t, "figure_reference", edits)
     t = _sub(_POINTER_STRANDED, "", t, "figure_reference", edits)
     t = _sub(_BRACKETS, "", t, "bracket", edits)
     t = _parentheticals(t, edits)
