@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import shutil
-import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -147,14 +146,10 @@ def experiment(tmp_path_factory: pytest.TempPathFactory, write_toy_dataset) -> d
     gen = write_toy_dataset(root / "gen")
     cfg = config(gen)
     out = root / "exp"
-    t0 = time.perf_counter()
     first = transfer(cfg, out)
-    t1 = time.perf_counter()
     files = run_files(out)
     logs: list[str] = []
-    t2 = time.perf_counter()
     second = transfer(cfg, out, log=logs.append)
-    t3 = time.perf_counter()
     return {
         "root": root,
         "gen": gen,
@@ -165,7 +160,6 @@ def experiment(tmp_path_factory: pytest.TempPathFactory, write_toy_dataset) -> d
         "files_before": files,
         "files_after": run_files(out),
         "second_logs": logs,
-        "times": (t1 - t0, t3 - t2),
     }
 
 
@@ -252,8 +246,8 @@ def test_transfer_rerun_reuses_every_run(experiment: dict[str, Any]) -> None:
     assert not any(m.startswith("preparing") for m in logs)  # nothing trained
     assert sum("finished run with the same data and parameters" in m for m in logs) >= len(before)
     assert experiment["second"]["results"] == experiment["doc"]["results"]
-    first, second = experiment["times"]
-    assert second < first
+    # no wall-time comparison: on a shared CI machine the rerun was once slower (0.93 s vs 0.72 s) although it
+    # trained nothing; the reuse is proven by the untouched run files and the logs above
 
 
 def test_transfer_retrains_the_target_run_when_its_initial_weights_change(
