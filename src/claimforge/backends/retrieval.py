@@ -43,7 +43,7 @@ import numpy as np
 
 from claimforge.cache import default_cache_dir, fingerprint, weights_stamp
 from claimforge.io.papers.jats import jats_document
-from claimforge.io.papers.reader import ArchiveBroken, archive_members, is_archive_name
+from claimforge.io.papers.reader import JATS_SUFFIXES, ArchiveBroken, archive_members, is_archive_name
 from claimforge.io.rows import InputError, files_under, normalize_text, read_text
 from claimforge.io.sentences import load_corpus
 from claimforge.nlp.sentences import split_sentences
@@ -133,14 +133,12 @@ def _read_file(path: Path) -> list[Document]:
         return list(load_corpus(path, generic=True).values())
     if suffix == ".txt":
         return [_txt_document(path)]
-    if suffix in (".xml", ".nxml"):
+    if suffix in JATS_SUFFIXES:
         return [jats_document(path.read_bytes(), path.stem, str(path))]
     if is_archive_name(path.name):  # JATS members, streamed
         try:
             docs = []
-            for name, size, data in archive_members(path):
-                if not name.lower().endswith((".xml", ".nxml")):
-                    continue
+            for name, size, data in archive_members(path, JATS_SUFFIXES):
                 if size and not data:
                     raise InputError(path, None, f"{name}: {size} bytes, over the size limit of one paper file")
                 docs.append(jats_document(data, Path(name).stem, f"{path}:{name}"))

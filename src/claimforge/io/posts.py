@@ -39,7 +39,7 @@ from pydantic import Field
 
 from claimforge.io.benchmarks import _Bad
 from claimforge.io.papers.jats import jats_document
-from claimforge.io.papers.reader import ArchiveBroken, archive_members, is_archive_name
+from claimforge.io.papers.reader import JATS_SUFFIXES, ArchiveBroken, archive_members, is_archive_name
 from claimforge.io.rows import (
     CSV_EXTENSIONS,
     InputError,
@@ -116,7 +116,7 @@ def _flag(value: Any, column: str) -> bool:
 
 
 def _source_document(path: Path, doc_id: str, title: str) -> Document:
-    if path.suffix.lower() in (".xml", ".nxml"):
+    if path.suffix.lower() in JATS_SUFFIXES:
         return jats_document(path.read_bytes(), doc_id, str(path))
     return Document(id=doc_id, title=title, sentences=tuple(split_sentences(read_text(path))))
 
@@ -249,11 +249,8 @@ class ArticleTitlesConfig(ComponentConfig):
     limit_docs: int | None = Field(None, ge=1)
 
 
-_JATS = (".xml", ".nxml")
-
-
 def _jats_or_archive(name: str) -> bool:
-    return name.lower().endswith(_JATS) or is_archive_name(name)
+    return name.lower().endswith(JATS_SUFFIXES) or is_archive_name(name)
 
 
 def _jats_files(f: Path) -> Iterator[tuple[str, bytes | None, str | None]]:
@@ -263,9 +260,8 @@ def _jats_files(f: Path) -> Iterator[tuple[str, bytes | None, str | None]]:
         yield str(f), None, None
         return
     try:
-        for name, _, data in archive_members(f):
-            if name.lower().endswith(_JATS):
-                yield f"{f}:{name}", data, None
+        for name, _, data in archive_members(f, JATS_SUFFIXES):
+            yield f"{f}:{name}", data, None
     except ArchiveBroken as e:
         yield str(f), None, e.detail
 

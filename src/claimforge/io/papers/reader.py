@@ -68,6 +68,7 @@ from claimforge.registry import ComponentConfig, registry
 
 __all__ = [
     "FORMATS",
+    "JATS_SUFFIXES",
     "ArchiveBroken",
     "MAX_FILE_BYTES",
     "PaperReader",
@@ -84,8 +85,9 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 _SNIFF_BYTES = 65536
 
 # The extensions each format reader takes; any other file is an ``unknown_format`` reject.
+JATS_SUFFIXES = (".xml", ".nxml")
 _EXTENSIONS: dict[str, tuple[str, ...]] = {
-    "jats": (".xml", ".nxml"),
+    "jats": JATS_SUFFIXES,
     "tei": (".xml",),
     "s2orc": (".json", ".jsonl"),
     "scirex": (".json", ".jsonl"),
@@ -225,14 +227,17 @@ class ArchiveBroken(Exception):
         self.detail = detail
 
 
-def archive_members(f: Path) -> Iterator[tuple[str, int, bytes]]:
+def archive_members(f: Path, suffixes: tuple[str, ...] | None = None) -> Iterator[tuple[str, int, bytes]]:
     """The files of a tar archive (any compression), streamed in order: (member name, size, bytes); skipped names
-    (:func:`is_skipped`) are left out, and a member over :data:`MAX_FILE_BYTES` comes with no bytes. Raises
-    :class:`ArchiveBroken` where the archive stops being readable (the members before it have been yielded)."""
+    (:func:`is_skipped`) and, with ``suffixes``, names not ending in one of them are left out (unread), and a member
+    over :data:`MAX_FILE_BYTES` comes with no bytes. Raises :class:`ArchiveBroken` where the archive stops being
+    readable (the members before it have been yielded)."""
     try:
         with tarfile.open(f, mode="r|*") as tar:
             for member in tar:
                 if not member.isfile() or is_skipped(member.name):
+                    continue
+                if suffixes is not None and not member.name.lower().endswith(suffixes):
                     continue
                 fileobj = tar.extractfile(member) if member.size <= MAX_FILE_BYTES else None
                 yield member.name, member.size, fileobj.read() if fileobj is not None else b""
