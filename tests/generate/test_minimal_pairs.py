@@ -138,6 +138,14 @@ def test_negation_is_added_to_the_main_verb_or_removed(parse) -> None:  # type: 
     assert neg("Aspirin still reduces the risk of stroke.") == "Aspirin no longer reduces the risk of stroke."
     assert neg("Aspirin only reduces the risk of cancer.") is None
     assert neg("Aspirin markedly and significantly reduces pain.") is None
+    # only a negation of the main clause is removed: in a relative or adverbial clause it changes a side remark
+    # (SciClaimHunt reading, 2026-11-27)
+    assert neg("Calcium raised the yield, unlike water, where no significant effect was detected.") is None
+    assert neg("Aspirin reduced pain, while there was no change in fever.") is None
+    assert neg("Patients who did not smoke had lower blood pressure.") is None
+    assert neg("The study suggests that exercise does not reduce mortality.") == (
+        "The study suggests that exercise reduces mortality."
+    )
     # the negation goes before the verb's adverbs; "still" becomes "no longer"
     assert neg("Instrumentation systems significantly influenced canal transportation.") == (
         "Instrumentation systems did not significantly influence canal transportation."

@@ -645,8 +645,9 @@ class ClaimGen(Pipeline):
             ),
             # version 2: negations judged against the evidence, rare-word floor (issue 11)
             # 4: KBIN matches a short substitute ("No") in the evidence in its own case; 5: minimal-edit negation
-            # without "a" before a plural, "also" and "can not" handled
-            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="5"),
+            # without "a" before a plural, "also" and "can not" handled; 6: minimal-edit removes a negation only from
+            # the main clause
+            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="6"),
             Stage("unique claims", "global", self._unique, ("item", "paired"), config=("unique_claims",)),
             Stage(
                 "pair NEI evidence",

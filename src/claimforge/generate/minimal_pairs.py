@@ -295,15 +295,31 @@ _NEGATION = NEGATION
 _AUX = {"is", "are", "was", "were", "has", "have", "had", "can", "will", "would", "should", "must", "does", "do", "did"}
 
 
+# clauses that modify a word or the main clause: a negation removed there changes a side remark, not the claim ("X
+# rose, in contrast to water with magnesium only, where no effect was detected": SciClaimHunt reading, 2026-11-27)
+_SUBORDINATE = {"advcl", "acl", "acl:relcl", "relcl"}
+
+
+def _in_main_clause(doc: Any, at: int) -> bool:
+    """Whether the word at character offset ``at`` belongs to the main clause of the parse (a clausal complement
+    counts: "found that X" is stripped from claims, and "suggests that no X" states no X)."""
+    token = next((t for t in doc if t.idx <= at < t.idx + len(t.text)), None)
+    while token is not None and token.head.i != token.i:
+        if token.dep_ in _SUBORDINATE:
+            return False
+        token = token.head
+    return True
+
+
 def negation_edit(claim: str, doc: Any | None) -> Edit | None:
     """Remove the claim's one negation ("did not improve" → "improved", "no significant" → "a significant"),
     or negate its main verb from the parse ("is associated" → "is not associated", "reduced" → "did not
     reduce")."""
     if _HEDGE.search(claim):
         return None
-    negations = _NEGATION.findall(claim)
+    negations = list(_NEGATION.finditer(claim))
     if negations:
-        if len(negations) != 1:
+        if len(negations) != 1 or (doc is not None and not _in_main_clause(doc, negations[0].start())):
             return None
         did = re.search(r"\b(did|does|do)\s+not\s+([a-z]+)", claim)
         if did and doc is not None:

@@ -493,13 +493,13 @@ class SciClaimHunt(Pipeline):
                 ("item", "claims"),
                 ("claims",),
                 ("negation", "numeric", "entity"),
-                version="10",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
+                version="11",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
                 # 4: nor of a time point named by what it follows ("42 hours after surgery"); 5: nor of a cut-off;
                 # 6: nor of a tolerance band ("within 50%"); 7: nor a setting or a name's number ("Roth 811");
                 # 8: negatives pass the claim check wellformed-v3, entity substitutes matched by case when short;
                 # 9: nor a count of methods or devices ("the four training methods"); 10: negation without "a" before a
                 # plural ("There were significant differences"), "also" and "can not" handled, dictionary verb lemmas;
-                # the claim check wellformed-v4
+                # the claim check wellformed-v4; 11: a negation is removed only from the main clause
             ),
             Stage(
                 "mismatch",
