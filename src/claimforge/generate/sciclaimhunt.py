@@ -459,8 +459,9 @@ class SciClaimHunt(Pipeline):
                 # 2: the faithfulness check reads at most judge_words of the paragraph; 3: "likely" kept; 4: the claim
                 # check wellformed-v3; 5: misparsed coordination and subordinate roots rejected, appositions without a
                 # comma kept, figure pointers ("As can be seen in,") and cut-off frames ("demonstrates that") removed,
-                # "As mentioned," openers; abbreviations written out without a doubled word; wellformed-v4
-                version="5",
+                # "As mentioned," openers; abbreviations written out without a doubled word; wellformed-v4; 6: "As
+                # expected" openers without a comma
+                version="6",
             ),
             Stage(
                 "evidence",
