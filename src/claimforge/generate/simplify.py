@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from claimforge.nlp.normalize import finish_sentence, finite_verb_form
+from claimforge.nlp.wellformed import SUBJECT_DEPS
 
 # ---------------------------------------------------------------------------------------------------
 # Text-level cleanup
@@ -215,10 +216,11 @@ def clean_sentence(text: str) -> Cleaned:
 # ---------------------------------------------------------------------------------------------------
 # Parse level (UD labels; spaCy Doc/Token objects)
 
-_SUBJ = ("nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl")
 _NOMINAL_TAGS = ("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "FW")
 _FINITE = ("VBZ", "VBP", "VBD", "MD")
 _DEICTIC_DET = {"this", "these", "those", "such", "our", "their", "its", "his", "her", "my", "your", "said"}
+_SUBJECT_OR_COP = SUBJECT_DEPS | {"cop"}
+_CLAUSE_CORE = SUBJECT_DEPS | {"obj", "cop"}  # a conjunct with one of these is a clause of its own
 _PRONOUN_SUBJ = {"it", "they", "this", "these", "those", "he", "she", "we", "such", "that", "its", "their", "which"}
 
 
@@ -238,7 +240,7 @@ def _subtree(tok: Any) -> set[int]:
 
 def _subject_of(tok: Any) -> Any | None:
     for c in tok.children:
-        if c.dep_ in _SUBJ:
+        if c.dep_ in SUBJECT_DEPS:
             return c
     return None
 
@@ -247,7 +249,7 @@ def _is_predicate(tok: Any) -> bool:
     """A verb, a nominal/adjectival predicate with a copula, or anything with a subject of its own."""
     if tok.tag_.startswith("VB") or tok.tag_ == "MD":
         return True
-    return any(c.dep_ in ("cop",) + _SUBJ for c in tok.children)
+    return any(c.dep_ in _SUBJECT_OR_COP for c in tok.children)
 
 
 def _conj_predicates(tok: Any) -> list[Any]:
@@ -326,9 +328,7 @@ def _nominal(tok: Any) -> bool:
 
 def _nominal_conjuncts(first: Any) -> list[Any]:
     """Conjuncts of ``first`` that are noun phrases (not clauses: no subject or object of their own)."""
-    return [
-        c for c in first.children if c.dep_ == "conj" and not any(g.dep_ in _SUBJ + ("obj", "cop") for g in c.children)
-    ]
+    return [c for c in first.children if c.dep_ == "conj" and not any(g.dep_ in _CLAUSE_CORE for g in c.children)]
 
 
 def _coordination(doc: Any, i: int) -> tuple[Any, list[Any]] | None:

@@ -94,13 +94,14 @@ def headline_reasons(text: str, doc: Any) -> list[str]:
     if root is not None and root.tag_ in ("VB", "VBP") and not _is_verb_word(root.text):
         # a noun the tagger read as a verb: "Efficacy and safety of dimethyl fumarate in ..." ("fumarate")
         return [reason("headline_fragment", f"the root {root.text!r} is no verb the lexicon knows")]
-    if root is not None and root.tag_ == "VB" and not any(c.dep_ in _SUBJECTS for c in root.children):
+    if root is not None and root.tag_ == "VB" and not any(c.dep_ in SUBJECT_DEPS for c in root.children):
         # a bare verb with no subject: "Dapagliflozin add-on to metformin in type 2 diabetes ..." ("add")
         return [reason("headline_fragment", f"the root {root.text!r} has no subject")]
     return []
 
 
-_SUBJECTS = frozenset({"nsubj", "nsubj:pass", "nsubjpass", "csubj", "expl"})
+# subject relations, UD v2 and the older Stanford-style "nsubjpass" (shared with generate/simplify.py)
+SUBJECT_DEPS = frozenset({"nsubj", "nsubj:pass", "nsubjpass", "csubj", "csubj:pass", "expl"})
 
 
 # verbs of the life sciences the general lexicon lacks: "phosphorylate", "upregulate", "potentiate", "ubiquitinate",
@@ -229,7 +230,6 @@ _DISCOURSE = frozenset(
 )
 PREPOSITIONS = frozenset("in on at for with by from of to into after before during among between under".split())  # noqa: SIM905
 _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ", "NUM", "X"})
-_SUBJECTS = frozenset({"nsubj", "nsubj:pass", "csubj", "csubj:pass", "expl"})
 _OBJECTS = frozenset({"obj", "iobj", "dobj", "attr", "ROOT"})
 
 
@@ -405,7 +405,7 @@ def _predicate(t: Any) -> bool:
 def _np_position(t: Any) -> str:
     node = t
     for _ in range(6):
-        if node.dep_ in _SUBJECTS:
+        if node.dep_ in SUBJECT_DEPS:
             return " in the subject"
         if node.dep_ in _OBJECTS:
             return " in the object" if node.dep_ != "ROOT" else " in the predicate"
