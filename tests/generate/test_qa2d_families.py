@@ -276,3 +276,76 @@ GAPS_AFTER_BE = [
 @pytest.mark.parametrize(("question", "answer", "expected"), GAPS_AFTER_BE)
 def test_gaps_after_be(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
     assert _claim(conv, question, answer) == expected
+
+
+NAMING = [
+    # "What do you call X?" names X (179 SciQ train questions; "You call X Y" in the 2026-11-27 reading)
+    (
+        "What do you call a species that has died out in the past?",
+        "extinct",
+        "A species that has died out in the past is called extinct.",
+    ),
+    (
+        "What do you call the horizontal stems of a strawberry plant that run over the ground surface?",
+        "stolons",
+        "The horizontal stems of a strawberry plant that run over the ground surface are called stolons.",
+    ),
+    (
+        "In physics, what do you call devices that make work easier?",
+        "machines",
+        "In physics, devices that make work easier are called machines.",
+    ),
+    (
+        "When land used for mining or other purposes is restored to its natural state, what do you call the "
+        "process, which is often mandated by law?",
+        "reclamation",
+        "When land used for mining or other purposes is restored to its natural state, the process, which is often "
+        "mandated by law, is called reclamation.",
+    ),
+    (
+        "What do you call the high and low points of transverse waves?",
+        "crests and troughs",
+        "The high and low points of transverse waves are called crests and troughs.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), NAMING)
+def test_what_do_you_call(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected
+    # a named subject keeps its naming ("Darwin called X Y"), not the passive
+    assert not (
+        _claim(conv, "What did Darwin call the concept of change over generations?", "descent") or ""
+    ).startswith("The concept")
+
+
+NOUN_PREDICATES_AND_ARTICLES = [
+    # a predicate noun before a stranded preposition ("an example of"), and "most" opening the subject
+    (
+        "What is the tail bone an example of?",
+        "a vestigial structure",
+        "The tail bone is an example of a vestigial structure.",
+    ),
+    (
+        "What are bacteria and archaea examples of?",
+        "prokaryotes",
+        "Bacteria and archaea are examples of prokaryotes.",
+    ),
+    ("What are most stis caused by?", "bacteria", "Most stis are caused by bacteria."),
+    # a multi-word singular answer takes an article where the LM prefers one; a mass noun does not
+    (
+        "What system protects the soft organs of the body?",
+        "skeletal system",
+        "The skeletal system protects the soft organs of the body.",
+    ),
+    (
+        "What is the most common form of cancer in women?",
+        "breast cancer",
+        "The most common form of cancer in women is breast cancer.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), NOUN_PREDICATES_AND_ARTICLES)
+def test_noun_predicates_and_articles(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected

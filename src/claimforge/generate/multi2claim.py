@@ -174,8 +174,10 @@ class Multi2Claim(Pipeline):
                 ("supported",),
                 ("qa2d", "claim_check", "max_claim_words", "synonym_cosine", "synonym_entailment", "judge"),
                 # 3: the claim check rejects a lone subordinate clause; 4: QA2D gaps after "be"; 5: the one sentence
-                # splitter finds a vignette's figure sentences; 6: the claim check wellformed-v3; 7: wellformed-v4
-                version="7",
+                # splitter finds a vignette's figure sentences; 6: the claim check wellformed-v3; 7: wellformed-v4;
+                # 8: QA2D rules-v4 ("What do you call X?" -> "X is called ANSWER", articles for multi-word answers,
+                # nominal predicates before a stranded preposition)
+                version="8",
             ),
             Stage(
                 "embed explanations",
