@@ -850,7 +850,7 @@ def _article_variants(text: str, answer: str, adoc: Any) -> list[str]:
     # missing articles were the most common wording fault of a SciQ build)
     if not 1 <= len(toks) <= 3 or toks[-1].tag_ != "NN" or any(t.tag_ not in _NP_MODIFIER_TAGS for t in toks[:-1]):
         return []
-    if not answer.islower() or not answer.replace(" ", "").replace("-", "").isalpha():
+    if not answer.islower() or not answer.replace(" ", "").isalpha():  # not "iron-def", "oxygen-poor blood"
         return []
     if answer.endswith((*_MASS_SUFFIXES, "ry", "my", "ics")):  # "biochemistry", "anatomy": no article
         return []
