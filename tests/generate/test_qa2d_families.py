@@ -332,6 +332,17 @@ NOUN_PREDICATES_AND_ARTICLES = [
         "Bacteria and archaea are examples of prokaryotes.",
     ),
     ("What are most stis caused by?", "bacteria", "Most stis are caused by bacteria."),
+    # a preposition left without its object before another phrase takes the answer
+    (
+        "What do stored fats provide our body with for later use?",
+        "energy",
+        "Stored fats provide our body with energy for later use.",
+    ),
+    (
+        "What do the ears have to be protected from in order to avoid hearing loss?",
+        "loud sounds",
+        "The ears have to be protected from loud sounds in order to avoid hearing loss.",
+    ),
     # a multi-word singular answer takes an article where the LM prefers one; a mass noun does not
     (
         "What system protects the soft organs of the body?",

@@ -1165,6 +1165,12 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
         nxt = rest[2]
         if nxt.pos_ in ("ADP", "SCONJ") or nxt.is_punct or nxt.lower_ in _SUBORDINATORS:
             return 2  # a preposition without its object: "orbit around in the solar system", "listen to if ..."
+    for k in range(2, len(rest) - 1) if has_verb else ():
+        # later in the clause: "What do stored fats provide our body with for later use" -> "... with ANSWER for"
+        if rest[k].tag_ == "IN" and rest[k].lower_ in _PARTICLES and rest[k + 1].lower_ != "of":
+            nxt = rest[k + 1]
+            if nxt.tag_ == "IN" or nxt.lower_ in _SUBORDINATORS:
+                return k + 1
     if not has_verb:
         return 0  # copular: "What is X" -> "X is ANSWER"
     verb = rest[0]
