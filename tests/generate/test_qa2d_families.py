@@ -332,6 +332,25 @@ NOUN_PREDICATES_AND_ARTICLES = [
         "Bacteria and archaea are examples of prokaryotes.",
     ),
     ("What are most stis caused by?", "bacteria", "Most stis are caused by bacteria."),
+    # a question that ends in "is called" has its blank at the end, whatever wh-word it contains
+    (
+        "The measure of how much a given volume of matter decreases when placed under pressure is called?",
+        "compressibility",
+        "The measure of how much a given volume of matter decreases when placed under pressure is called "
+        "compressibility.",
+    ),
+    (
+        "What is the science of classifying living things is called?",
+        "taxonomy",
+        "The science of classifying living things is called taxonomy.",
+    ),
+    # "what type of bonding" + "hydrogen bonding": the gerund is the asked noun, not said twice
+    (
+        "Hydrophobic interactions arise because water molecules engage in what type of bonding with other water "
+        "molecules?",
+        "hydrogen bonding",
+        "Hydrophobic interactions arise because water molecules engage in hydrogen bonding with other water molecules.",
+    ),
     # a preposition left without its object before another phrase takes the answer
     (
         "What do stored fats provide our body with for later use?",

@@ -293,6 +293,12 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
     named = _naming_question(q, qdoc, answer)
     if named is not None:
         return named
+    if _ENDS_NAMED.search(q):  # "The measure of how much X decreases ... is called" + ANSWER: a blank at the end
+        lead = re.match(r"(?:what|which)\s+(?:is|are|was|were)\s+(?=(?:the|a|an)\b)", q, re.I)
+        if lead:  # "What is the process of producing eggs is called" -> "The process of producing eggs is called"
+            return q[lead.end() :] + " " + answer
+        if not re.match(r"\s*(?:what|which|who|whom|whose|how|where|when|why)\b", q, re.I):
+            return q + " " + answer
     wh = _find_wh(qdoc)
     if wh is None:
         if first in AUX_WORDS:
@@ -333,6 +339,7 @@ def _naming_question(q: str, qdoc: Any, answer: str) -> str | None:
     return prefix + _sentence_start(prefix, f"{named} {verb} called {answer}")
 
 
+_ENDS_NAMED = re.compile(r"\b(?:is|are|was|were)\s+(?:called|known as|termed|named|referred to as|defined as)$", re.I)
 _SINGULAR_VERBS = frozenset({"is", "was", "has", "does"})
 _PLURAL_VERBS = frozenset({"are", "were", "have", "do"})
 
@@ -486,6 +493,16 @@ def _noun_run_end(doc: Any, i: int) -> int:
         ):
             j += 1  # "common and essential element"
             continue
+        if (
+            t.lower_ == "of"
+            and end >= i
+            and doc[j - 1].lemma_.lower() in ("type", "kind", "form", "sort", "class")
+            and j + 1 < len(doc)
+            and doc[j + 1].tag_ == "VBG"
+            and (j + 2 >= len(doc) or doc[j + 2].tag_ not in ("NN", "NNS"))
+        ):
+            end = j + 1  # "what type of bonding": the gerund is the asked noun and ends the phrase
+            break
         if t.lower_ == "of" and end >= i and j + 1 < len(doc) and doc[j + 1].tag_ in NP_TAGS:
             j += 1
             continue
