@@ -351,6 +351,13 @@ NOUN_PREDICATES_AND_ARTICLES = [
         "hydrogen bonding",
         "Hydrophobic interactions arise because water molecules engage in hydrogen bonding with other water molecules.",
     ),
+    # "What is a/an X?" + a term: the definition reads term first
+    (
+        "What is a symbiotic relationship in which both species benefit?",
+        "mutualism",
+        "Mutualism is a symbiotic relationship in which both species benefit.",
+    ),
+    ("What is an alloy of copper and tin?", "bronze", "Bronze is an alloy of copper and tin."),
     # a preposition left without its object before another phrase takes the answer
     (
         "What do stored fats provide our body with for later use?",

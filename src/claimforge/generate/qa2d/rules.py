@@ -143,7 +143,8 @@ class RuleQA2D:
         self._lm = registry.build("lm", config.lm) if config.lm is not None else None
         lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
         # v3: gaps after "be" (X is used to measure ?); v4: "What do you call X?" -> "X is called ANSWER", articles
-        # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject
+        # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
+        # "What is a/an X?" -> "ANSWER is a/an X"
         self.model_id = f"rules-v4+{self._nlp.model_id}{lm_id}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -1065,6 +1066,20 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
                 head = head[0].lower() + head[1:]
             predicate = "".join(t.text_with_ws for t in rest_all[j:n_subj]).strip()
             return f"{head} {aux.lower_} {predicate} {filler}"
+        if (
+            rest_all[0].lower_ in ("a", "an")
+            and n_subj == len(rest_all)
+            and not adverbs
+            and not predicate
+            and filler == answer
+            and rest_all[-1].pos_ != "ADP"
+            and _definable(adoc)
+        ):
+            # "What is a symbiotic relationship in which both species benefit?" + "mutualism" -> "Mutualism is a
+            # symbiotic relationship in which ..." (a definition reads term first; 2026-11-27 readings). The LM then
+            # chooses "the"/"a" or none before the term (_article_variants): "Bronze is", "The diaphragm is"
+            defined = "".join(t.text_with_ws for t in rest_all).strip()
+            return f"{answer} {aux.lower_} {defined[0].lower() + defined[1:]}"
     subj = "".join(t.text_with_ws for t in rest_all[:n_subj]).strip()
     first = rest_all[0]
     if subj[:1].isupper() and first.tag_ not in ("NNP", "NNPS") and not _acronym(first.text):
@@ -1137,6 +1152,17 @@ def _noun_predicate_with_open_preposition(toks: list[Any]) -> int | None:
     ):
         return None  # the subject must end in a noun: "the tail bone" | "an example of"
     return j
+
+
+def _definable(adoc: Any) -> bool:
+    """An answer that can open a definition: a short noun phrase, not a clause, an infinitive or a bare modifier."""
+    toks = [t for t in adoc if not t.is_punct]
+    return (
+        0 < len(toks) <= 5
+        and not any(t.tag_ in ("VBZ", "VBP", "VBD", "MD", "TO") for t in toks)
+        and toks[-1].pos_ in ("NOUN", "PROPN")
+        and not _is_modifier(adoc)
+    )
 
 
 def _true_adverb(t: Any) -> bool:
