@@ -358,6 +358,24 @@ NOUN_PREDICATES_AND_ARTICLES = [
         "Mutualism is a symbiotic relationship in which both species benefit.",
     ),
     ("What is an alloy of copper and tin?", "bronze", "Bronze is an alloy of copper and tin."),
+    # "do what" + a verb: the verb ("will rust", "can only contract"), with "it" standing for the object after "to"
+    (
+        "Iron will do what when it is exposed to oxygen and water?",
+        "rust",
+        "Iron will rust when it is exposed to oxygen and water.",
+    ),
+    (
+        "Skeletal muscles must work in pairs because they can only do what?",
+        "contract",
+        "Skeletal muscles must work in pairs because they can only contract.",
+    ),
+    (
+        "Adding a solute does what to the boiling point of a pure solvent?",
+        "increases it",
+        "Adding a solute increases the boiling point of a pure solvent.",
+    ),
+    # "the study of": the noun before "of" takes its article
+    ("What is paleobotany?", "study of extinct plants", "Paleobotany is the study of extinct plants."),
     # a preposition left without its object before another phrase takes the answer
     (
         "What do stored fats provide our body with for later use?",

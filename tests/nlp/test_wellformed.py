@@ -82,6 +82,9 @@ def test_restore_case_from_the_evidence() -> None:
     assert restore_case("Naoh forms in the paleozoic, says the latin text about water.", src) == (
         "NaOH forms in the Paleozoic, says the Latin text about water."
     )
+    # a function word capitalised after a heading with no full stop is not a name (SciQ reading, 2026-11-27)
+    src = "The Pressure of a Mixture of Gases: Dalton's Law Unless they react, gases do not affect each other."
+    assert ", unless they react," in restore_case("According to the law, unless they react, gases mix.", src)
 
 
 @pytest.mark.parametrize(

@@ -143,6 +143,11 @@ def finish_sentence(text: str) -> str | None:
 
 
 _CASED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*")
+# function words are never names: a capital on one in the source starts a sentence its splitter did not see ("…
+# Dalton's Law Unless they …", a heading without a full stop)
+_NEVER_CASED = (STOPWORDS - {"i"}) | frozenset(  # "I" is also a numeral ("meiosis I")
+    "unless although though because while if since after before whether until once whereas so also".split()  # noqa: SIM905
+)
 
 
 def restore_case(text: str, source: str) -> str:
@@ -156,7 +161,7 @@ def restore_case(text: str, source: str) -> str:
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         form = cased.get(word.lower())
-        if form is None or word not in (word.lower(), word.lower().capitalize()):
+        if form is None or word not in (word.lower(), word.lower().capitalize()) or word.lower() in _NEVER_CASED:
             return word
         return form
 

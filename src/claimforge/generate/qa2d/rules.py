@@ -164,13 +164,13 @@ class RuleQA2D:
         prepared: list[Prepared],
         qdocs: list[Any],
         adocs: list[Any],
-        results: list[tuple[QA2DResult, bool]],
+        results: list[tuple[QA2DResult, bool, bool]],
     ) -> list[QA2DResult]:
         """Wordings the rules cannot decide, chosen by the LM: an adjective answer to "what N" keeps the noun
         ("what type of energy" + "thermal" -> "thermal energy"), but "salt", "mass" and "immune" are adjectives and
         nouns alike, so the claim without the noun is made too; a bare singular noun answer ("polysaccharide") is
         tried with "the" and "a". An alternative replaces the claim when its perplexity is at least 15% lower."""
-        out = [r for r, _ in results]
+        out = [r for r, _, _ in results]
         if self._lm is None:
             return out
         variants: dict[int, list[str]] = {}
@@ -180,10 +180,11 @@ class RuleQA2D:
                 continue
             cands = [text]
             if results[i][1]:
-                alt, _ = self._one(req, prep, qdoc, adoc, keep_noun=False)
+                alt, _, _ = self._one(req, prep, qdoc, adoc, keep_noun=False)
                 if alt.text and alt.text != text:
                     cands.append(alt.text)
-            cands += _article_variants(text, _clean_answer(req.answer), adoc)
+            if not results[i][2]:
+                cands += _article_variants(text, _clean_answer(req.answer), adoc)
             if len(cands) > 1:
                 variants[i] = cands
         if not variants:
@@ -201,22 +202,26 @@ class RuleQA2D:
 
     def _one(
         self, req: QA2DRequest, prep: Prepared, qdoc: Any, adoc: Any, keep_noun: bool = True
-    ) -> tuple[QA2DResult, bool]:
-        """The result, and whether an adjective answer kept the asked noun."""
+    ) -> tuple[QA2DResult, bool, bool]:
+        """The result, whether an adjective answer kept the asked noun, and whether the answer is used as a verb."""
         if prep.inverted and self.config.negative_stems == "reject":
-            return QA2DResult(text=None, reason="negative_stem"), False
+            return QA2DResult(text=None, reason="negative_stem"), False, False
         polarity: Literal["as_is", "inverted"] = "inverted" if prep.inverted else "as_is"
         answer = _clean_answer(req.answer)
         if not prep.text:
-            return QA2DResult(text=None, reason="empty_question"), False
+            return QA2DResult(text=None, reason="empty_question"), False, False
         if not answer:
-            return QA2DResult(text=None, reason="empty_answer"), False
+            return QA2DResult(text=None, reason="empty_answer"), False, False
         try:
             flags: dict[str, Any] = {"keep_noun": keep_noun}
             text = declarative(prep.text, qdoc, answer, adoc, flags)
         except ConversionError as e:
-            return QA2DResult(text=None, reason=e.reason), False
-        return QA2DResult(text=finish(text), polarity=polarity), bool(flags.get("kept_noun"))
+            return QA2DResult(text=None, reason=e.reason), False, False
+        return (
+            QA2DResult(text=finish(text), polarity=polarity),
+            bool(flags.get("kept_noun")),
+            bool(flags.get("verb_answer")),
+        )
 
 
 @registry.register("qa2d", "rules", RuleQA2DConfig)
@@ -748,8 +753,20 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         if ph.kind == "adverb":
             filler = _adverbial(ph.adverb, answer, adoc)
         start = ph.start
-        if start > 0 and doc[start - 1].lemma_.lower() == "do" and len(adoc) and adoc[0].pos_ == "VERB":
-            start -= 1  # "began to do what" + "break up" -> "began to break up"
+        if start > 0 and doc[start - 1].lemma_.lower() == "do" and len(adoc) and _verb_answer(adoc):
+            start -= 1  # "began to do what" + "break up" -> "began to break up"; "will do what" + "rust"
+            flags["verb_answer"] = True  # no article is tried before it ("can only a contract")
+            if doc[start].lower_ in ("does", "did"):  # "X does what" + "rust" -> "X rusts"
+                filler = _inflected_answer(answer, "VBZ" if doc[start].lower_ == "does" else "VBD")
+            end = ph.end
+            to = doc[end + 1] if end + 1 < len(doc) else None
+            words = filler.split()
+            if to is not None and to.lower_ == "to" and len(words) > 1 and words[-1].lower() in ("it", "them"):
+                # "does what to the current" + "increases it" -> "increases the current"
+                noun = to.head
+                if noun.i > to.i and noun.left_edge.i == to.i:
+                    obj = doc[to.i + 1 : noun.right_edge.i + 1].text
+                    return _replace(doc, start, noun.right_edge.i, " ".join([*words[:-1], obj]))
         return _replace(doc, start, ph.end, filler)
     nxt = ph.end + 1
     last_answer_word = answer.split()[-1].lower() if answer.split() else ""
@@ -864,13 +881,16 @@ def _article_variants(text: str, answer: str, adoc: Any) -> list[str]:
     """For a bare singular noun answer ("polysaccharide", "kidney"), the claim with "the" and with "a"/"an" before
     it ("... is known as a polysaccharide", "The kidney is made up of ..."), for the LM to choose from."""
     toks = [t for t in adoc if not t.is_punct]
+    of = next((k for k, t in enumerate(toks) if t.lower_ == "of"), None)
+    if of:  # "study of extinct plants": the noun before "of" decides
+        toks = toks[:of]
     # one singular noun, or one after up to two modifiers ("excretory system", "boiling point"; 2026-11-27 reading:
     # missing articles were the most common wording fault of a SciQ build)
     if not 1 <= len(toks) <= 3 or toks[-1].tag_ != "NN" or any(t.tag_ not in _NP_MODIFIER_TAGS for t in toks[:-1]):
         return []
     if not answer.islower() or not answer.replace(" ", "").isalpha():  # not "iron-def", "oxygen-poor blood"
         return []
-    if answer.endswith((*_MASS_SUFFIXES, "ry", "my", "ics")):  # "biochemistry", "anatomy": no article
+    if toks[-1].lower_.endswith((*_MASS_SUFFIXES, "ry", "my", "ics")):  # "biochemistry", "anatomy": no article
         return []
     if len(toks) > 1 and (
         toks[-1].lower_ in _MASS_HEADS
@@ -1152,6 +1172,27 @@ def _noun_predicate_with_open_preposition(toks: list[Any]) -> int | None:
     ):
         return None  # the subject must end in a noun: "the tail bone" | "an example of"
     return j
+
+
+def _verb_answer(adoc: Any) -> bool:
+    """An answer that is a verb phrase, or one word that can be a verb though the tagger reads it alone as a noun
+    ("rust", "melt")."""
+    from lemminflect import getAllLemmas
+
+    toks = [t for t in adoc if not t.is_punct]
+    if toks and toks[0].pos_ == "VERB":
+        return True
+    return len(toks) == 1 and "VERB" in getAllLemmas(toks[0].lower_) and not toks[0].lower_.endswith("ly")
+
+
+def _inflected_answer(answer: str, tag: str) -> str:
+    """The answer's first word inflected for ``tag`` ("rust" -> "rusts" / "rusted"; "increases" stays)."""
+    from lemminflect import getInflection, getLemma
+
+    first, _, rest = answer.partition(" ")
+    base = getLemma(first, upos="VERB")  # "increases" is inflected already: its lemma is
+    forms = getInflection(base[0] if base else first, tag=tag)
+    return (forms[0] if forms else first) + (f" {rest}" if rest else "")
 
 
 def _definable(adoc: Any) -> bool:
