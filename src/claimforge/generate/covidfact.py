@@ -252,8 +252,9 @@ class CovidFact(Pipeline):
                 # ask ("Why ...", "How to ...") are questions; 5: a study-design subtitle is not part of the claim;
                 # 6: the claim check's lost symbols and subject-less verbs (wellformed-v3); 7: wellformed-v4, titles
                 # that open with an auxiliary are questions ("Do audits decrease compliance ..."), aims too; a root
-                # the lexicon does not know as a verb, or a bare verb without a subject, is a headline fragment
-                version="7",
+                # the lexicon does not know as a verb, or a bare verb without a subject, is a headline fragment; 8: no
+                # capital on a function word from the source (restore_case)
+                version="8",
             ),
             Stage(
                 "find sources",

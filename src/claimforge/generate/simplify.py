@@ -82,7 +82,7 @@ _OPENER = re.compile(
     r"|as expected(?!\s+(?:by|from|for|in|of|to|with|under|if|when|because)\b)\s+"  # "As expected there was ..."
     r"|(?:in contrast to|contrary to|similar(?:ly)? to|consistent with|in line with|in agreement with|unlike|"
     r"as in|in accordance with|as with|as reported in|in this setting|in this regard|in this context|"
-    r"with regard to|regarding|as expected)\b[^,]{0,80},\s*)",
+    r"with regard to|regarding)\b[^,]{0,80},\s*)",
     re.I,
 )
 _MID_CONNECTIVE = re.compile(r",\s*(?:however|moreover|therefore|thus|furthermore|indeed|in turn|in fact)\s*,", re.I)

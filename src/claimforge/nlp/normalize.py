@@ -161,8 +161,10 @@ def restore_case(text: str, source: str) -> str:
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         form = cased.get(word.lower())
-        if form is None or word not in (word.lower(), word.lower().capitalize()) or word.lower() in _NEVER_CASED:
+        if form is None or word not in (word.lower(), word.lower().capitalize()):
             return word
+        if word.lower() in _NEVER_CASED and form == word.lower().capitalize():
+            return word  # "Unless" after a heading; an acronym ("NO", "OR") is still restored
         return form
 
     return _CASED_WORD.sub(fix, text)

@@ -168,8 +168,9 @@ class RuleQA2D:
     ) -> list[QA2DResult]:
         """Wordings the rules cannot decide, chosen by the LM: an adjective answer to "what N" keeps the noun
         ("what type of energy" + "thermal" -> "thermal energy"), but "salt", "mass" and "immune" are adjectives and
-        nouns alike, so the claim without the noun is made too; a bare singular noun answer ("polysaccharide") is
-        tried with "the" and "a". An alternative replaces the claim when its perplexity is at least 15% lower."""
+        nouns alike, so the claim without the noun is made too; an answer headed by a singular count noun
+        ("polysaccharide", "excretory system") is tried with "the" and "a" (not one used as a verb, "can only
+        contract"). An alternative replaces the claim when its perplexity is at least 15% lower."""
         out = [r for r, _, _ in results]
         if self._lm is None:
             return out
@@ -284,7 +285,7 @@ _LOWER_OK = frozenset(
 def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any] | None = None) -> str:
     """The declarative sentence for one (question, answer); raises ConversionError. ``flags``: in
     ``keep_noun`` (default True) whether an adjective answer keeps the asked noun; out ``kept_noun``, whether
-    it did."""
+    it did, and ``verb_answer``, whether the answer replaced "do what" as a verb (no article is tried before it)."""
     flags = {} if flags is None else flags
     if _BLANK.search(q):
         return _BLANK.sub(answer, q, count=1)
@@ -300,10 +301,12 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
     if named is not None:
         return named
     if _ENDS_NAMED.search(q):  # "The measure of how much X decreases ... is called" + ANSWER: a blank at the end
-        lead = re.match(r"(?:what|which)\s+(?:is|are|was|were)\s+(?=(?:the|a|an)\b)", q, re.I)
+        cut = max((m.end() for m in re.finditer(r"[.!?]\s+", q)), default=0)  # context sentences stay as they are
+        context, last = q[:cut], q[cut:]
+        lead = re.match(r"(?:what|which)\s+(?:is|are|was|were)\s+(?=(?:the|a|an)\b)", last, re.I)
         if lead:  # "What is the process of producing eggs is called" -> "The process of producing eggs is called"
-            return q[lead.end() :] + " " + answer
-        if not re.match(r"\s*(?:what|which|who|whom|whose|how|where|when|why)\b", q, re.I):
+            return context + _sentence_start(context, last[lead.end() :]) + " " + answer
+        if not re.match(r"\s*(?:what|which|who|whom|whose|how|where|when|why)\b", last, re.I):
             return q + " " + answer
     wh = _find_wh(qdoc)
     if wh is None:
@@ -359,10 +362,8 @@ def _named_plural(qdoc: Any, start: int, head: Any | None) -> bool:
         return False
     if head is None:
         return False
-    if any(c.dep_ == "conj" and c.lower_ != "or" for c in head.children) and any(
-        t.lower_ == "and" for t in head.subtree
-    ):
-        return True  # "the high and low points", "X and Y"
+    if any(c.dep_ == "conj" and any(g.dep_ == "cc" and g.lower_ == "and" for g in c.children) for c in head.children):
+        return True  # "X and Y" (not "X or Y", nor an "and" inside a relative clause)
     relatives = [c for c in head.children if c.dep_ in ("acl:relcl", "relcl")]
     for rel in relatives:  # "stems that run": the verb agrees with the head when the relative pronoun is its subject
         if not any(
@@ -761,12 +762,14 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             end = ph.end
             to = doc[end + 1] if end + 1 < len(doc) else None
             words = filler.split()
-            if to is not None and to.lower_ == "to" and len(words) > 1 and words[-1].lower() in ("it", "them"):
-                # "does what to the current" + "increases it" -> "increases the current"
+            pronoun = len(words) > 1 and words[-1].lower() in ("it", "them")
+            if to is not None and to.lower_ == "to" and (pronoun or len(words) == 1):
+                # "does what to the current" + "increases it" (or "increases") -> "increases the current"
                 noun = to.head
                 if noun.i > to.i and noun.left_edge.i == to.i:
                     obj = doc[to.i + 1 : noun.right_edge.i + 1].text
-                    return _replace(doc, start, noun.right_edge.i, " ".join([*words[:-1], obj]))
+                    verb = words[:-1] if pronoun else words
+                    return _replace(doc, start, noun.right_edge.i, " ".join([*verb, obj]))
         return _replace(doc, start, ph.end, filler)
     nxt = ph.end + 1
     last_answer_word = answer.split()[-1].lower() if answer.split() else ""
@@ -863,23 +866,25 @@ LM_MARGIN = 0.85  # an alternative wording replaces the claim only with a perple
 
 
 _NP_MODIFIER_TAGS = frozenset({"JJ", "NN", "VBN", "VBG"})
+_CHEMICAL = re.compile(
+    r"(?:fluor|chlor|brom|iod|ox|sulf|sulph|nitr|hydr|carbon|phosph|cyan|silic|acet)(?:ide|ate|ite)$"
+)
 # heads of multi-word answers that are mass nouns or names of conditions and substances: no article is tried ("the
 # blood pressure", "a breast cancer" read as wrong); the n-gram LM alone chose them in a SciQ train comparison
 _MASS_HEADS = frozenset(
     (  # noqa: SIM905
-        "pressure change dioxide monoxide gas water acid decay tissue transport temperature light oxide "
-        "therapy drift fluid potential speed chloride time torque matter efficiency air fog momentum "
-        "carbonate work rain behavior mass cancer blood voltage heat sugar salt oil soil ice carbon oxygen "
-        "nitrogen hydrogen iron weather climate disease diabetes block sulfate nitrate hydroxide rock sand "
-        "dust smoke food waste damage growth flow friction power current charge radiation pollution erosion "
-        "resistance stress strain density velocity acceleration energy "
+        "pressure change gas water acid decay tissue transport temperature light therapy drift fluid "
+        "potential speed time torque matter efficiency air fog momentum work rain behavior mass cancer blood "
+        "voltage heat sugar salt oil soil ice carbon oxygen nitrogen hydrogen iron weather climate disease "
+        "diabetes block rock sand dust smoke food waste damage growth flow power current charge stress strain "
     ).split()
 )
 
 
 def _article_variants(text: str, answer: str, adoc: Any) -> list[str]:
-    """For a bare singular noun answer ("polysaccharide", "kidney"), the claim with "the" and with "a"/"an" before
-    it ("... is known as a polysaccharide", "The kidney is made up of ..."), for the LM to choose from."""
+    """For an answer whose head is a singular count noun ("polysaccharide", "excretory system", "study of extinct
+    plants"), the claim with "the" and with "a"/"an" before it ("... is known as a polysaccharide", "The excretory
+    system gets rid of ..."), for the LM to choose from; none for mass and substance heads."""
     toks = [t for t in adoc if not t.is_punct]
     of = next((k for k, t in enumerate(toks) if t.lower_ == "of"), None)
     if of:  # "study of extinct plants": the noun before "of" decides
@@ -894,7 +899,8 @@ def _article_variants(text: str, answer: str, adoc: Any) -> list[str]:
         return []
     if len(toks) > 1 and (
         toks[-1].lower_ in _MASS_HEADS
-        or toks[-1].lower_.endswith(("ide", "ate", "ia", "itis", "osis"))  # "calcium fluoride", "sickle cell anemia"
+        or _CHEMICAL.search(toks[-1].lower_)  # "calcium fluoride", "sodium hydroxide"
+        or toks[-1].lower_.endswith(("emia", "itis", "osis"))  # "sickle cell anemia"
         or _plural_form(toks[-1].lower_)  # "food webs" tagged as a singular
     ):
         return []  # "breast cancer", "carbon dioxide gas", "gene therapy"
@@ -974,9 +980,11 @@ def _starts_np(doc: Any, i: int) -> bool:
     t = doc[i]
     if t.tag_ in ("DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "EX") or t.pos_ in ("PROPN", "PRON"):
         return True
-    if t.tag_ in ("JJ", "JJR", "JJS", "RB", "RBS", "PDT", "VBG", "VBN"):  # "most fresh fruits", "all cells"
+    if t.tag_ == "PDT":  # "all the cells"
+        return True
+    if t.tag_ in ("JJ", "JJR", "JJS", "RB", "RBS", "VBG", "VBN"):  # "most fresh fruits"
         j = i
-        while j < len(doc) and doc[j].tag_ in ("JJ", "JJR", "JJS", "RB", "RBS", "PDT", "HYPH", "VBG", "VBN", "CC", ","):
+        while j < len(doc) and doc[j].tag_ in ("JJ", "JJR", "JJS", "RB", "RBS", "HYPH", "VBG", "VBN", "CC", ","):
             j += 1
         return j < len(doc) and doc[j].tag_ in ("NN", "NNS", "NNP", "NNPS")
     return False
@@ -1088,11 +1096,14 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
             return f"{head} {aux.lower_} {predicate} {filler}"
         if (
             rest_all[0].lower_ in ("a", "an")
-            and n_subj == len(rest_all)
-            and not adverbs
-            and not predicate
             and filler == answer
             and rest_all[-1].pos_ != "ADP"
+            # a description, not a bare term ("What is an atom?" keeps "An atom is ANSWER")
+            and (
+                len(rest_all) >= 4
+                or any(t.dep_ in ("acl", "acl:relcl", "relcl", "nmod") or t.pos_ == "ADP" for t in rest_all[2:])
+            )
+            and not (_answer_plural(adoc) and aux.lower_ in ("is", "was"))  # not "Prokaryotes is a ..."
             and _definable(adoc)
         ):
             # "What is a symbiotic relationship in which both species benefit?" + "mutualism" -> "Mutualism is a
@@ -1186,13 +1197,21 @@ def _verb_answer(adoc: Any) -> bool:
 
 
 def _inflected_answer(answer: str, tag: str) -> str:
-    """The answer's first word inflected for ``tag`` ("rust" -> "rusts" / "rusted"; "increases" stays)."""
+    """The answer's verbs inflected for ``tag``: its first word and base-form verbs coordinated with it ("rust" ->
+    "rusts" / "rusted"; "expand and contract" -> "expands and contracts"; "increases" stays)."""
     from lemminflect import getInflection, getLemma
 
-    first, _, rest = answer.partition(" ")
-    base = getLemma(first, upos="VERB")  # "increases" is inflected already: its lemma is
-    forms = getInflection(base[0] if base else first, tag=tag)
-    return (forms[0] if forms else first) + (f" {rest}" if rest else "")
+    def inflect(word: str) -> str:
+        base = getLemma(word, upos="VERB")  # "increases" is inflected already: its lemma is
+        forms = getInflection(base[0] if base else word, tag=tag)
+        return forms[0] if forms else word
+
+    words = answer.split()
+    out = [inflect(words[0])]
+    for k in range(1, len(words)):  # "expand and contract" -> "expands and contracts"
+        coordinated = words[k - 1].lower() in ("and", "or") and getLemma(words[k], upos="VERB")[:1] == [words[k]]
+        out.append(inflect(words[k]) if coordinated else words[k])
+    return " ".join(out)
 
 
 def _definable(adoc: Any) -> bool:
@@ -1269,7 +1288,7 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
     lemma = (verb.lemma_ or verb.text).lower()
     object_follows = _starts_np_tokens(rest, k)
     if lemma in NAMING_VERBS and object_follows:
-        return None  # "What do scientists call the process" -> "... call the process ANSWER"
+        return None  # "What did Darwin call the concept" -> "... call the concept ANSWER"
     if object_follows and ph.kind != "how_adj":
         return None  # "What do plants use sunlight to make" -> "... to make ANSWER"
     return k
