@@ -302,6 +302,17 @@ NAMING = [
         "When land used for mining or other purposes is restored to its natural state, the process, which is often "
         "mandated by law, is called reclamation.",
     ),
+    # "What is the term for X?" names X too
+    (
+        "What is the term for the force of attraction between things that have a mass?",
+        "gravity",
+        "The force of attraction between things that have a mass is called gravity.",
+    ),
+    (
+        "What is the name for the tiny air sacs at the end of bronchioles?",
+        "alveoli",
+        "The tiny air sacs at the end of bronchioles are called alveoli.",
+    ),
     (
         "What do you call the high and low points of transverse waves?",
         "crests and troughs",

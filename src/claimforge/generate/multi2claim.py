@@ -177,8 +177,9 @@ class Multi2Claim(Pipeline):
                 # splitter finds a vignette's figure sentences; 6: the claim check wellformed-v3; 7: wellformed-v4;
                 # 8: QA2D rules-v4 ("What do you call X?" -> "X is called ANSWER", articles for multi-word answers,
                 # nominal predicates before a stranded preposition); 9: the rest of rules-v4 ("is called" blanks,
-                # definitions term first, "do what" + a verb), no capital on a function word from the explanation
-                version="9",
+                # definitions term first, "do what" + a verb), no capital on a function word from the explanation;
+                # 10: "What is the term for X?" -> "X is called ANSWER"
+                version="10",
             ),
             Stage(
                 "embed explanations",

@@ -320,25 +320,51 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
 _NAMING = re.compile(
     r"(?:^|(?<=[.!?]\s)|(?<=,\s))what\s+(do|does|did)\s+(?:you|we|they|people|one|scientists|biologists|chemists|"
     r"physicists|geologists|ecologists|astronomers|doctors)\s+call\s+"
-    r"(?!(?:it|this|that|these|those|them|when|if)\b)(.+?)[\s?]*$",
+    r"(?!(?:it|this|that|these|those|them|when|if)\b)(?P<named>.+?)[\s?]*$",
+    re.I,
+)
+
+
+# "What is the term for X?" names X too: "X is called ANSWER" (397 SciQ train questions ask for a name or term)
+_TERM_FOR = re.compile(
+    r"(?:^|(?<=[.!?]\s)|(?<=,\s))(?:what|which)\s+(is|are|was|were)\s+the\s+(?P<term>name|term|word)s?\s+"
+    r"(?:of|for|given to|used for|used to describe)\s+(?!(?:it|this|that|these|those|them|when|where|if)\b)"
+    r"(?P<named>.+?)[\s?]*$",
     re.I,
 )
 
 
 def _naming_question(q: str, qdoc: Any, answer: str) -> str | None:
     """'What do you call a species that has died out?' + 'extinct' -> 'A species that has died out is called
-    extinct.' The named phrase's head noun (the object of "call") decides "is" or "are"; None for other questions."""
+    extinct.'; 'What is the term for the force of attraction between masses?' + 'gravity' -> 'The force of
+    attraction between masses is called gravity.' The named phrase's head noun (the object of "call", or of "the
+    term for") decides "is" or "are"; None for other questions."""
     m = _NAMING.search(q)
-    if m is None:
-        return None
-    start = m.start(2)
-    head = next(
-        (t for t in qdoc if t.idx >= start and t.dep_ in ("obj", "dobj") and t.head.lemma_.lower() == "call"), None
-    )
+    if m is not None:
+        start = m.start("named")
+        head = next(
+            (t for t in qdoc if t.idx >= start and t.dep_ in ("obj", "dobj") and t.head.lemma_.lower() == "call"),
+            None,
+        )
+        past = m.group(1).lower() == "did"
+    else:
+        m = _TERM_FOR.search(q)
+        if m is None or _ENDS_NAMED.search(q):
+            return None
+        start = m.start("named")
+        term = next((t for t in qdoc if t.idx == m.start("term")), None)
+        head = next(
+            (
+                t
+                for t in qdoc
+                if t.idx >= start and term is not None and t.head.i == term.i and t.dep_ in ("nmod", "obl")
+            ),
+            None,
+        )
+        past = m.group(1).lower() in ("was", "were")
     plural = _named_plural(qdoc, start, head)
-    past = m.group(1).lower() == "did"
     verb = ("were" if plural else "was") if past else ("are" if plural else "is")
-    named = m.group(2)
+    named = m.group("named")
     first = next((t for t in qdoc if t.idx == start), None)
     if first is not None and first.tag_ not in ("NNP", "NNPS") and not _acronym(first.text):
         named = named[0].lower() + named[1:]
