@@ -415,3 +415,25 @@ NOUN_PREDICATES_AND_ARTICLES = [
 @pytest.mark.parametrize(("question", "answer", "expected"), NOUN_PREDICATES_AND_ARTICLES)
 def test_noun_predicates_and_articles(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
     assert _claim(conv, question, answer) == expected
+
+
+OPTION_CASE = [
+    # exam options written in title case are lowered mid-sentence when they are common words (MedMCQA, 2026-11-27)
+    (
+        "Hodgkin's disease is considered to be:",
+        "A malignant neoplasm",
+        "Hodgkin's disease is considered to be a malignant neoplasm.",
+    ),
+    ("Relative bradycardia is uncommon in:", "Malaria", "Relative bradycardia is uncommon in malaria."),
+    # a name the dictionary does not know keeps its capital
+    (
+        "A retroperitoneal mass with these findings is typical of:",
+        "Castleman",
+        "A retroperitoneal mass with these findings is typical of Castleman.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), OPTION_CASE)
+def test_option_case(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected

@@ -178,8 +178,9 @@ class Multi2Claim(Pipeline):
                 # 8: QA2D rules-v4 ("What do you call X?" -> "X is called ANSWER", articles for multi-word answers,
                 # nominal predicates before a stranded preposition); 9: the rest of rules-v4 ("is called" blanks,
                 # definitions term first, "do what" + a verb), no capital on a function word from the explanation;
-                # 10: "What is the term for X?" -> "X is called ANSWER"
-                version="10",
+                # 10: "What is the term for X?" -> "X is called ANSWER"; 11: title-case options lowered when they are
+                # common words ("Malaria"), no article before mass nouns of any length
+                version="11",
             ),
             Stage(
                 "embed explanations",

@@ -237,7 +237,8 @@ def build_rules(config: RuleQA2DConfig) -> RuleQA2D:
 
 def _clean_answer(answer: str) -> str:
     """Whitespace, trailing punctuation, and sentence-case options ("Vitamin A deficiency", "A malignant
-    neoplasm") lower-cased so they read well mid-sentence; names ("Charles Darwin") and acronyms kept."""
+    neoplasm", "Malaria") lower-cased so they read well mid-sentence; names ("Charles Darwin", "Castleman") and
+    acronyms kept (the pipeline restores a name's capital from the explanation)."""
     a = re.sub(r"[.;:,]+$", "", " ".join(answer.split())).strip()
     words = a.split()
     if not words:
@@ -246,7 +247,18 @@ def _clean_answer(answer: str) -> str:
     titlecase = len(w) > 1 and w[0].isupper() and w[1:].islower() and w.isalpha()
     if titlecase and (w.lower() in _LOWER_OK or (len(words) > 1 and not all(x[:1].isupper() for x in words))):
         a = w.lower() + a[len(w) :]
+    elif w == "A" and len(words) > 1 and words[1].islower():  # "A malignant neoplasm"
+        a = "a" + a[1:]
+    elif titlecase and len(words) == 1 and _common_word(w.lower()):  # "Malaria", "Copper"; not "Castleman"
+        a = w.lower()
     return a
+
+
+def _common_word(word: str) -> bool:
+    """A word the dictionary knows as a common noun, adjective or verb (not a name: "darwin" is unknown)."""
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word))
 
 
 _LOWER_OK = frozenset(
@@ -895,13 +907,14 @@ _NP_MODIFIER_TAGS = frozenset({"JJ", "NN", "VBN", "VBG"})
 _CHEMICAL = re.compile(
     r"(?:fluor|chlor|brom|iod|ox|sulf|sulph|nitr|hydr|carbon|phosph|cyan|silic|acet)(?:ide|ate|ite)$"
 )
-# heads of multi-word answers that are mass nouns or names of conditions and substances: no article is tried ("the
-# blood pressure", "a breast cancer" read as wrong); the n-gram LM alone chose them in a SciQ train comparison
+# heads of answers that are mass nouns or names of conditions and substances: no article is tried ("the blood
+# pressure", "a breast cancer", "is called a hydrogen" read as wrong); the n-gram LM alone chose them in a SciQ train
+# comparison. Words that are count nouns as often ("gas": "is in a gas") are left to the LM.
 _MASS_HEADS = frozenset(
     (  # noqa: SIM905
-        "pressure change gas water acid decay tissue transport temperature light therapy drift fluid "
+        "pressure change water acid decay tissue transport temperature light therapy drift fluid "
         "potential speed time torque matter efficiency air fog momentum work rain behavior mass cancer blood "
-        "voltage heat sugar salt oil soil ice carbon oxygen nitrogen hydrogen iron weather climate disease "
+        "voltage heat sugar salt oil soil ice carbon oxygen nitrogen hydrogen iron disease "
         "diabetes block rock sand dust smoke food waste damage growth flow power current charge stress strain "
     ).split()
 )
@@ -921,9 +934,10 @@ def _article_variants(text: str, answer: str, adoc: Any) -> list[str]:
         return []
     if not answer.islower() or not answer.replace(" ", "").isalpha():  # not "iron-def", "oxygen-poor blood"
         return []
-    if toks[-1].lower_.endswith((*_MASS_SUFFIXES, "ry", "my", "ics")):  # "biochemistry", "anatomy": no article
+    # "biochemistry", "anatomy", "radiotherapy", "cortisone": no article
+    if toks[-1].lower_.endswith((*_MASS_SUFFIXES, "ry", "my", "ics", "therapy", "sterone", "isone")):
         return []
-    if len(toks) > 1 and (
+    if (
         toks[-1].lower_ in _MASS_HEADS
         or _CHEMICAL.search(toks[-1].lower_)  # "calcium fluoride", "sodium hydroxide"
         or toks[-1].lower_.endswith(("emia", "itis", "osis"))  # "sickle cell anemia"
