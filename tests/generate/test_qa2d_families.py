@@ -387,6 +387,12 @@ NOUN_PREDICATES_AND_ARTICLES = [
     ),
     # "the study of": the noun before "of" takes its article
     ("What is paleobotany?", "study of extinct plants", "Paleobotany is the study of extinct plants."),
+    # "has" is the main verb when the participle after it modifies a noun ("specialized cells")
+    (
+        "What kind of organisms have many different types of specialized cells with particular jobs?",
+        "multicellular",
+        "Multicellular organisms have many different types of specialized cells with particular jobs.",
+    ),
     # a preposition left without its object before another phrase takes the answer
     (
         "What do stored fats provide our body with for later use?",

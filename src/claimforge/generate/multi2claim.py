@@ -179,8 +179,9 @@ class Multi2Claim(Pipeline):
                 # nominal predicates before a stranded preposition); 9: the rest of rules-v4 ("is called" blanks,
                 # definitions term first, "do what" + a verb), no capital on a function word from the explanation;
                 # 10: "What is the term for X?" -> "X is called ANSWER"; 11: title-case options lowered when they are
-                # common words ("Malaria"), no article before mass nouns of any length
-                version="11",
+                # common words ("Malaria"), no article before mass nouns of any length; 12: "has" + a participle that
+                # modifies a noun is the main verb
+                version="12",
             ),
             Stage(
                 "embed explanations",

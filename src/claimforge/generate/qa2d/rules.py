@@ -825,7 +825,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         inverted = False  # "Which of the following is a vertebrate" / "Which metal is ...": wh is the subject
     if aux.lower_ in ("has", "have", "had") and inverted and ph.kind in ("nominal", "det"):
         # "Which drug has gametocidal action": a main verb, unless a participle follows ("What has X done")
-        inverted = any(t.tag_ == "VBN" for t in doc[nxt + 1 :])
+        # (a participle that modifies a noun after it, "specialized cells", is not one)
+        inverted = any(t.tag_ == "VBN" and not (t.dep_ == "amod" and t.head.i > t.i) for t in doc[nxt + 1 :])
     if ph.prep is not None or ph.kind in ("adverb", "how_adj"):
         inverted = inverted or aux.lower_ in AUX_WORDS
     if ph.kind == "nominal" and aux.lemma_.lower() == "happen":
