@@ -343,6 +343,7 @@ NOUN_PREDICATES_AND_ARTICLES = [
         "Bacteria and archaea are examples of prokaryotes.",
     ),
     ("What are most stis caused by?", "bacteria", "Most stis are caused by bacteria."),
+    ("What is most of earth's surface covered with?", "water", "Most of earth's surface is covered with water."),
     # a question that ends in "is called" has its blank at the end, whatever wh-word it contains
     (
         "The measure of how much a given volume of matter decreases when placed under pressure is called?",

@@ -1023,6 +1023,8 @@ def _starts_np(doc: Any, i: int) -> bool:
         return True
     if t.tag_ == "PDT":  # "all the cells"
         return True
+    if t.lower_ in ("most", "some", "all", "many", "much", "half", "part") and doc[i + 1 : i + 2].text == "of":
+        return True  # "What is most of earth's surface covered with"
     if t.tag_ in ("JJ", "JJR", "JJS", "RB", "RBS", "VBG", "VBN"):  # "most fresh fruits"
         j = i
         while j < len(doc) and doc[j].tag_ in ("JJ", "JJR", "JJS", "RB", "RBS", "HYPH", "VBG", "VBN", "CC", ","):
