@@ -184,8 +184,12 @@ class RuleQA2D:
                 alt, _, _ = self._one(req, prep, qdoc, adoc, keep_noun=False)
                 if alt.text and alt.text != text:
                     cands.append(alt.text)
-            if not results[i][2]:
-                cands += _article_variants(text, _clean_answer(req.answer), adoc)
+            raw, clean = req.answer.strip(), _clean_answer(req.answer)
+            # not before a verb answer, nor before a one-word option the exam capitalised when it opens the claim
+            # ("Aspirin reduces fever": lowered by _clean_answer, the LM would make it "The aspirin reduces")
+            opens = raw[:1].isupper() and " " not in raw and text.lower().startswith(clean.lower())
+            if not results[i][2] and not opens:
+                cands += _article_variants(text, clean, adoc)
             if len(cands) > 1:
                 variants[i] = cands
         if not variants:
