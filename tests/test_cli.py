@@ -270,3 +270,18 @@ def test_quiet_shows_no_progress_and_verbose_logs(tmp_path: Path) -> None:
     assert "read + prefilter" not in res.output and "━" not in res.output and "done" in res.output
     res = runner.invoke(app, ["--quiet", "--verbose", "components"])
     assert res.exit_code == 2 and "exclude each other" in " ".join(res.output.split())
+
+
+def test_a_reader_of_the_wrong_record_kind_is_refused_naming_the_readers_that_fit(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps({"doc_id": 1, "title": "T", "abstract": ["Aspirin reduces fever in adults."]}) + "\n")
+    res = runner.invoke(
+        app, ["build", "multi2claim", "--input", f"scifact-corpus:{corpus}", "--out", str(tmp_path / "a")]
+    )
+    text = " ".join(res.output.split())
+    assert res.exit_code == 2, res.output
+    assert "reader 'scifact-corpus' gives SentenceItem records" in text and "reads MCQItem records" in text
+    assert "sciq" in text and "medmcqa" in text and not (tmp_path / "a" / "manifest.json").exists()
+    res = runner.invoke(app, ["build", "claimgen", "--input", f"sciq:{DEMO_SAMPLE}", "--out", str(tmp_path / "b")])
+    text = " ".join(res.output.split())
+    assert res.exit_code == 2 and "gives MCQItem records" in text and "citation-integrity" in text

@@ -114,7 +114,26 @@ def _setup(recipe: dict[str, Any], limit: int | None, skip_bad: bool, chunk_size
         "splitter": SPLITTER_VERSION,  # readers split text: stored chunks of another splitter are not reused
     }
     reader = registry.build("reader", reader_spec)
-    return _Setup(recipe, spec, reader, registry.build("pipeline", spec), input_id, limit, skip_bad)
+    pipeline = registry.build("pipeline", spec)
+    _check_reader_fits(reader_spec, reader, spec["name"], pipeline)
+    return _Setup(recipe, spec, reader, pipeline, input_id, limit, skip_bad)
+
+
+def _check_reader_fits(reader_spec: dict[str, Any], reader: Any, pipeline_name: str, pipeline: Any) -> None:
+    """A pipeline reads one kind of record (multiple-choice questions, sentences, papers): a reader of another
+    kind is refused before anything is read or loaded, naming the readers that fit."""
+    made, wanted = getattr(reader, "item_type", None), pipeline.item_type
+    if made is None or issubclass(made, wanted):
+        return
+    fits = []
+    for name in registry.names("reader"):
+        cls = registry.entry("reader", name).factory
+        if isinstance(cls, type) and issubclass(getattr(cls, "item_type", object), wanted):
+            fits.append(name)
+    raise ValueError(
+        f"reader {reader_spec.get('name')!r} gives {made.__name__} records, but the {pipeline_name} pipeline reads "
+        f"{wanted.__name__} records; its readers: {', '.join(fits) or 'none'}"
+    )
 
 
 def run_build(

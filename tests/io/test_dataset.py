@@ -50,3 +50,19 @@ def test_bad_example_line_names_file_and_line(tmp_path: Path) -> None:
     p.write_text('{"id": 1}\n')
     with pytest.raises(ValueError, match="examples.jsonl:1: not a claimforge example"):
         read_examples(p)
+
+
+def test_parquet_is_written_one_row_group_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pyarrow.parquet as pq
+
+    from claimforge.io import dataset
+
+    exs = [ex(i, Label.SUPPORTED, f"e{i}") for i in range(7)]
+    dataset.write_parquet(tmp_path / "one.parquet", exs)  # fewer rows than a group: the bytes of one write_table
+    monkeypatch.setattr(dataset, "PARQUET_ROWS", 3)
+    dataset.write_parquet(tmp_path / "three.parquet", exs)
+    one, three = pq.ParquetFile(tmp_path / "one.parquet"), pq.ParquetFile(tmp_path / "three.parquet")
+    assert (one.num_row_groups, three.num_row_groups) == (1, 3)
+    assert three.read().equals(one.read()) and three.read().column("id").to_pylist() == [e.id for e in exs]
+    dataset.write_parquet(tmp_path / "empty.parquet", [])  # an empty build still writes a readable file
+    assert pq.read_table(tmp_path / "empty.parquet").num_rows == 0

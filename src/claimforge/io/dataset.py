@@ -51,10 +51,27 @@ def write_examples(out: Path, examples: list[Example]) -> None:
     write_parquet(out / "examples.parquet", examples)
 
 
+PARQUET_ROWS = 10_000  # rows per Parquet row group: the columns of one group are in memory at a time
+
+
 def write_parquet(path: Path, examples: list[Example]) -> None:
+    """``examples.parquet``, one row group of :data:`PARQUET_ROWS` examples at a time."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    with_qa = any(e.qa_pairs for e in examples)  # FACTIFY-5WQA's pairs, as JSON (a list per example)
+    with atomic_open(path, "wb") as f:
+        writer = None
+        for start in range(0, max(len(examples), 1), PARQUET_ROWS):  # an empty build: one empty group
+            table = pa.table(_parquet_columns(examples[start : start + PARQUET_ROWS], with_qa))
+            if writer is None:
+                writer = pq.ParquetWriter(f, table.schema)
+            writer.write_table(table)
+        if writer is not None:
+            writer.close()
+
+
+def _parquet_columns(examples: list[Example], with_qa: bool) -> dict[str, list[Any]]:
     cols: dict[str, list[Any]] = {
         k: [] for k in ("id", "claim", "evidence", "evidence_id", "label", "source_item_id", "method", "provenance")
     }
@@ -67,12 +84,11 @@ def write_parquet(path: Path, examples: list[Example]) -> None:
         cols["source_item_id"].append(e.source_item_id)
         cols["method"].append(e.method)
         cols["provenance"].append(json.dumps(e.provenance.model_dump(mode="json"), ensure_ascii=False))
-    if any(e.qa_pairs for e in examples):  # FACTIFY-5WQA's pairs, as JSON (a list per example)
+    if with_qa:
         cols["qa_pairs"] = [
             json.dumps([q.model_dump(mode="json") for q in e.qa_pairs], ensure_ascii=False) for e in examples
         ]
-    with atomic_open(path, "wb") as f:
-        pq.write_table(pa.table(cols), f)
+    return cols
 
 
 def write_rejects(out: Path, rejects: list[Reject]) -> None:

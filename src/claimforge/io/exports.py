@@ -18,7 +18,7 @@ terms, unless ``rationale="passage"`` asks for the whole evidence.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -69,9 +69,9 @@ class Corpus:
     def doc(self, e: Example) -> dict[str, Any]:
         return self.docs[self.ids[e.evidence_id]]
 
-    def rows(self) -> list[dict[str, Any]]:
-        """SciFact / MultiVerS corpus rows (without claimforge's evidence id)."""
-        return [{k: v for k, v in d.items() if k != "evidence_id"} for d in self.docs]
+    def rows(self) -> Iterator[dict[str, Any]]:
+        """SciFact / MultiVerS corpus rows (without claimforge's evidence id), one at a time."""
+        return ({k: v for k, v in d.items() if k != "evidence_id"} for d in self.docs)
 
 
 def _title(evidence_id: str, sentences: Sequence[str], questions: dict[str, Any]) -> str:
@@ -112,20 +112,19 @@ def write_scifact(
     examples: Sequence[Example],
     rationale_mode: RationaleMode = "lexical",
     nei_duplicates: Literal["drop", "keep"] = "drop",
+    corpus: Corpus | None = None,
 ) -> dict[str, int]:
-    """``out/scifact/``: corpus, claims and the claimforge side file; returns counts."""
-    corpus = Corpus.of(examples)
+    """``out/scifact/``: corpus, claims and the claimforge side file; returns counts. Rows are written as they
+    are made (``corpus``: the dataset's :class:`Corpus`, when the caller has it already)."""
+    corpus = corpus or Corpus.of(examples)
     skip = _duplicate_nei(examples) if nei_duplicates == "drop" else set()
-    claims, meta = [], []
-    for n, e in enumerate(examples):
-        if n in skip:
-            continue
-        claims.append(_scifact_claim(n, e, corpus, rationale_mode))
-        meta.append(_meta(n, e, corpus, rationale_mode))
+    kept = [n for n in range(len(examples)) if n not in skip]
     jsonl_file(out / "scifact" / "corpus.jsonl", corpus.rows())
-    jsonl_file(out / "scifact" / "claims.jsonl", claims)
-    jsonl_file(out / "scifact" / META, meta)
-    return {"claims": len(claims), "documents": len(corpus.docs), "nei_duplicates_dropped": len(skip)}
+    n_claims = jsonl_file(
+        out / "scifact" / "claims.jsonl", (_scifact_claim(n, examples[n], corpus, rationale_mode) for n in kept)
+    )
+    jsonl_file(out / "scifact" / META, (_meta(n, examples[n], corpus, rationale_mode) for n in kept))
+    return {"claims": n_claims, "documents": len(corpus.docs), "nei_duplicates_dropped": len(skip)}
 
 
 def _scifact_claim(n: int, e: Example, corpus: Corpus, mode: RationaleMode) -> dict[str, Any]:
@@ -151,30 +150,32 @@ def _meta(n: int, e: Example, corpus: Corpus, mode: RationaleMode) -> dict[str, 
 
 
 def write_multivers(
-    out: Path, examples: Sequence[Example], rationale_mode: RationaleMode = "lexical"
+    out: Path, examples: Sequence[Example], rationale_mode: RationaleMode = "lexical", corpus: Corpus | None = None
 ) -> dict[str, int]:
     """``out/multivers/``: the training folder (corpus + claims per split, no extra keys) and the inference
     claims (``doc_ids``). NEI claims that repeat a labelled claim are left out, as in the SciFact export."""
-    corpus = Corpus.of(examples)
+    corpus = corpus or Corpus.of(examples)
     skip = _duplicate_nei(examples)
-    splits: dict[str, list[dict[str, Any]]] = {"train": [], "dev": [], "test": []}
-    predict, meta = [], []
-    for n, e in enumerate(examples):
-        if n in skip:
-            continue
-        row = _scifact_claim(n, e, corpus, rationale_mode)
-        split = split_of(e)
-        splits[split].append(row)
-        predict.append({"id": n, "claim": e.claim, "doc_ids": row["cited_doc_ids"]})
-        meta.append({**_meta(n, e, corpus, rationale_mode), "split": split})
+    kept = [n for n in range(len(examples)) if n not in skip]
+    split = {n: split_of(examples[n]) for n in kept}
     jsonl_file(
-        out / "multivers" / "corpus.jsonl", [{k: d[k] for k in ("doc_id", "title", "abstract")} for d in corpus.rows()]
+        out / "multivers" / "corpus.jsonl", ({k: d[k] for k in ("doc_id", "title", "abstract")} for d in corpus.rows())
     )
-    for name, rows in splits.items():
-        jsonl_file(out / "multivers" / f"claims_{name}.jsonl", rows)
-    jsonl_file(out / "multivers" / "claims_predict.jsonl", predict)
-    jsonl_file(out / "multivers" / META, meta)
-    return {name: len(rows) for name, rows in splits.items()}
+    counts = {}
+    for name in ("train", "dev", "test"):
+        counts[name] = jsonl_file(
+            out / "multivers" / f"claims_{name}.jsonl",
+            (_scifact_claim(n, examples[n], corpus, rationale_mode) for n in kept if split[n] == name),
+        )
+    jsonl_file(
+        out / "multivers" / "claims_predict.jsonl",
+        ({"id": n, "claim": examples[n].claim, "doc_ids": [corpus.doc(examples[n])["doc_id"]]} for n in kept),
+    )
+    jsonl_file(
+        out / "multivers" / META,
+        ({**_meta(n, examples[n], corpus, rationale_mode), "split": split[n]} for n in kept),
+    )
+    return counts
 
 
 def page_id(evidence_id: str) -> str:
@@ -182,44 +183,47 @@ def page_id(evidence_id: str) -> str:
     return _PAGE_UNSAFE.sub("_", evidence_id).strip("_")
 
 
-def write_fever(out: Path, examples: Sequence[Example], rationale_mode: RationaleMode = "lexical") -> dict[str, int]:
+def write_fever(
+    out: Path, examples: Sequence[Example], rationale_mode: RationaleMode = "lexical", corpus: Corpus | None = None
+) -> dict[str, int]:
     """``out/fever/``: ``claims.jsonl`` (FEVER's dataset rows), ``wiki-pages/wiki-001.jsonl`` and the side file."""
-    corpus = Corpus.of(examples)
-    rows, meta = [], []
-    evidence_no = 0
-    for n, e in enumerate(examples):
-        doc = corpus.doc(e)
-        page = page_id(e.evidence_id)
-        if e.label == Label.NOT_ENOUGH_INFO:
-            groups: list[list[list[Any]]] = [[[n, None, None, None]]]
-        else:
-            group = []
-            for line in example_rationale(e, doc["abstract"], rationale_mode):
-                group.append([n, evidence_no, page, line])
-                evidence_no += 1
-            groups = [group]
-        rows.append(
-            {
+    corpus = corpus or Corpus.of(examples)
+
+    def rows() -> Iterator[dict[str, Any]]:
+        evidence_no = 0
+        for n, e in enumerate(examples):
+            if e.label == Label.NOT_ENOUGH_INFO:
+                groups: list[list[list[Any]]] = [[[n, None, None, None]]]
+            else:
+                page = page_id(e.evidence_id)
+                group = []
+                for line in example_rationale(e, corpus.doc(e)["abstract"], rationale_mode):
+                    group.append([n, evidence_no, page, line])
+                    evidence_no += 1
+                groups = [group]
+            yield {
                 "id": n,
                 "verifiable": "NOT VERIFIABLE" if e.label == Label.NOT_ENOUGH_INFO else "VERIFIABLE",
                 "label": FEVER_LABELS[e.label],
                 "claim": e.claim,
                 "evidence": groups,
             }
-        )
-        meta.append({**_meta(n, e, corpus, rationale_mode), "page": page})
-    pages = [
+
+    pages = (
         {
             "id": page_id(d["evidence_id"]),
             "text": " ".join(d["abstract"]),
             "lines": "\n".join(f"{i}\t{s}" for i, s in enumerate(d["abstract"])),
         }
         for d in corpus.docs
-    ]
-    jsonl_file(out / "fever" / "claims.jsonl", rows)
-    jsonl_file(out / "fever" / "wiki-pages" / "wiki-001.jsonl", pages)
-    jsonl_file(out / "fever" / META, meta)
-    return {"claims": len(rows), "pages": len(pages)}
+    )
+    n_claims = jsonl_file(out / "fever" / "claims.jsonl", rows())
+    n_pages = jsonl_file(out / "fever" / "wiki-pages" / "wiki-001.jsonl", pages)
+    jsonl_file(
+        out / "fever" / META,
+        ({**_meta(n, e, corpus, rationale_mode), "page": page_id(e.evidence_id)} for n, e in enumerate(examples)),
+    )
+    return {"claims": n_claims, "pages": n_pages}
 
 
 def write_nli(out: Path, examples: Sequence[Example]) -> dict[str, int]:
@@ -238,11 +242,13 @@ def write_nli(out: Path, examples: Sequence[Example]) -> dict[str, int]:
 
 
 def write_exports(out: Path, examples: Sequence[Example]) -> dict[str, dict[str, int]]:
-    """Every default export of a build (lexical rationales, duplicate NEI claims dropped from SciFact)."""
+    """Every default export of a build (lexical rationales, duplicate NEI claims dropped from SciFact). The
+    evidence is split into sentences once for all of them; every file is written row by row as it is made."""
+    corpus = Corpus.of(examples)
     return {
-        "scifact": write_scifact(out, examples),
-        "multivers": write_multivers(out, examples),
-        "fever": write_fever(out, examples),
+        "scifact": write_scifact(out, examples, corpus=corpus),
+        "multivers": write_multivers(out, examples, corpus=corpus),
+        "fever": write_fever(out, examples, corpus=corpus),
         "nli": write_nli(out, examples),
     }
 

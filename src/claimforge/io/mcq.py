@@ -40,7 +40,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from claimforge.io.rows import (
     CSV_EXTENSIONS,
@@ -55,7 +55,7 @@ from claimforge.io.rows import (
     normalize_explanation,
     normalize_text,
 )
-from claimforge.records import MCQItem, Reject, SourceRef
+from claimforge.records import MCQItem, Record, Reject, SourceRef
 from claimforge.registry import ComponentConfig, registry
 
 __all__ = [
@@ -231,6 +231,8 @@ class _Fields:
 class _BaseReader:
     """Turns raw records into items or rejects; subclasses provide ``_convert`` and, unless the file is
     JSON (array, lines or pandas columns), ``_records``."""
+
+    item_type: ClassVar[type[Record]] = MCQItem  # what read() yields besides Rejects (a pipeline's item_type)
 
     def __init__(self, config: Any) -> None:
         self.config = config

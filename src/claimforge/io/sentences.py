@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from claimforge.io.benchmarks import _Bad, _doc, _key
 from claimforge.io.citations import marker_counts, split_citance
@@ -61,7 +61,7 @@ from claimforge.io.rows import (
     normalize_text,
 )
 from claimforge.nlp.sentences import split_sentences
-from claimforge.records import Document, Example, Reject, SentenceItem, SourceRef
+from claimforge.records import Document, Example, Record, Reject, SentenceItem, SourceRef
 from claimforge.registry import ComponentConfig, registry
 
 __all__ = [
@@ -206,6 +206,7 @@ class SentenceReader:
     Subclasses give ``_records`` (default: JSON records of ``path``) and ``_convert(rec, data, item_id)``,
     which returns the SentenceItem fields as a dict or raises ``_Bad`` (malformed) / ``_Skip`` (a reject)."""
 
+    item_type: ClassVar[type[Record]] = SentenceItem  # what read() yields besides Rejects (a pipeline's item_type)
     # the file a reader takes when its ``path`` is a folder (None: a folder is an error of the reader's own)
     folder_file: str | None = None
 
