@@ -444,3 +444,63 @@ OPTION_CASE = [
 @pytest.mark.parametrize(("question", "answer", "expected"), OPTION_CASE)
 def test_option_case(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
     assert _claim(conv, question, answer) == expected
+
+
+COUNTABILITY = [
+    # a singular count noun after "is called", "an example of", "part of" takes an article (2026-11-27 readings)
+    (
+        "What do you call a lens that causes the light rays to bend away from its axis?",
+        "diverging lens",
+        "A lens that causes the light rays to bend away from its axis is called a diverging lens.",
+    ),
+    ("A ramp is an example of what?", "inclined plane", "A ramp is an example of an inclined plane."),
+    (
+        "Somatic, autonomic, and enteric structures are part of what system?",
+        "nervous system",
+        "Somatic, autonomic, and enteric structures are part of the nervous system.",
+    ),
+    (
+        "What do you call a condition caused by mutations in one or more genes?",
+        "genetic disorder",
+        "A condition caused by mutations in one or more genes is called a genetic disorder.",
+    ),
+    # a mass noun or substance takes none ("a chlorine", "the glucose", "into the insulin" before)
+    (
+        "What is the active ingredient in household bleach?",
+        "chlorine",
+        "The active ingredient in household bleach is chlorine.",
+    ),
+    (
+        "What do we call the energy-rich product of photosynthesis?",
+        "glucose",
+        "The energy-rich product of photosynthesis is called glucose.",
+    ),
+    (
+        "Photosynthesis converts carbon dioxide and water into what?",
+        "insulin",
+        "Photosynthesis converts carbon dioxide and water into insulin.",
+    ),
+    (
+        "What is made from the minerals in rocks known as bauxite?",
+        "aluminum",
+        "Aluminum is made from the minerals in rocks known as bauxite.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), COUNTABILITY)
+def test_articles_follow_countability(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected
+
+
+def test_countability_from_the_lm_frequencies(conv) -> None:  # type: ignore[no-untyped-def]
+    kinds = {w: conv._countability(w) for w in ("reaction", "lens", "system", "sucrose", "insulin", "apparatus")}
+    assert kinds == {
+        "reaction": "count",
+        "lens": "count",
+        "system": "count",
+        "sucrose": "mass",  # lemminflect's plural is the word itself
+        "insulin": "mass",  # plurals are rare in the LM's training text
+        "apparatus": None,  # an unchanged plural of a noun in -s: left to the LM
+    }
+    assert conv._countability("moist") is None and conv._countability(None) is None  # not a noun

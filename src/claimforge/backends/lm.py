@@ -472,8 +472,7 @@ class NGramLanguageModel(_CachedScorer):
         """The least frequent alphabetic word of ``text`` and its relative frequency in the LM's training
         text (0.0 for a word the model does not know): the n-gram LM as a frequency list, for "is this a
         real, common word"."""
-        m = self.model
-        if m.frequency_logp is None:
+        if self.model.frequency_logp is None:
             raise ValueError(
                 f"{self.model_id} has no word-frequency table (retrain it with training/lm/train.py), so it cannot "
                 "tell rare words: set negator.min_word_frequency=0"
@@ -482,11 +481,19 @@ class NGramLanguageModel(_CachedScorer):
         for w in tokenize(text):
             if not w.isalpha():
                 continue
-            i = m.word_id.get(w, UNK_ID)
-            f = 0.0 if i == UNK_ID else math.exp(float(m.frequency_logp[i]))
+            f = self.word_frequency(w) or 0.0
             if f < best[1]:
                 best = (w, f)
         return best
+
+    def word_frequency(self, word: str) -> float | None:
+        """The relative frequency of one lower-cased word in the LM's training text (0.0 for a word the model does
+        not know; None when the model has no frequency table)."""
+        m = self.model
+        if m.frequency_logp is None:
+            return None
+        i = m.word_id.get(word, UNK_ID)
+        return 0.0 if i == UNK_ID else math.exp(float(m.frequency_logp[i]))
 
     def slor(self, texts: Sequence[str]) -> np.ndarray:
         """SLOR (Kann et al. 2018): (log p(text) - log p_unigram(text)) / tokens, higher is more fluent. Unlike

@@ -8,6 +8,7 @@ and alternative questions, imperative stems ("Name the ..."), and declarative st
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -144,8 +145,8 @@ class RuleQA2D:
         lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
         # v3: gaps after "be" (X is used to measure ?); v4: "What do you call X?" -> "X is called ANSWER", articles
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
-        # "What is a/an X?" -> "ANSWER is a/an X"
-        self.model_id = f"rules-v4+{self._nlp.model_id}{lm_id}"
+        # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability)
+        self.model_id = f"rules-v5+{self._nlp.model_id}{lm_id}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -174,7 +175,7 @@ class RuleQA2D:
         out = [r for r, _, _ in results]
         if self._lm is None:
             return out
-        variants: dict[int, list[str]] = {}
+        variants: dict[int, tuple[list[str], list[int]]] = {}
         for i, (req, prep, qdoc, adoc) in enumerate(zip(requests, prepared, qdocs, adocs, strict=True)):
             text = out[i].text
             if not text:
@@ -188,22 +189,63 @@ class RuleQA2D:
             # not before a verb answer, nor before a one-word option the exam capitalised when it opens the claim
             # ("Aspirin reduces fever": lowered by _clean_answer, the LM would make it "The aspirin reduces")
             opens = raw[:1].isupper() and " " not in raw and text.lower().startswith(clean.lower())
+            defaults = [0]  # the candidates the claim may stay with; the others must be clearly more fluent
             if not results[i][2] and not opens:
-                cands += _article_variants(text, clean, adoc)
+                arts, head, slot = _article_variants(text, clean, adoc)
+                kind = self._countability(head) if arts else None
+                if kind == "mass":  # "is an insulin", "is the glucose", "called a pressure": no article
+                    arts = []
+                elif kind == "count" and _PREDICATE_SLOT.search(slot):
+                    # a bare singular count noun after "is called", "an example of", "is", "into" ... is not English:
+                    # "the" or "a" always ("is called a diverging lens")
+                    defaults = [len(cands), len(cands) + 1]
+                cands += arts
             if len(cands) > 1:
-                variants[i] = cands
+                variants[i] = (cands, defaults)
         if not variants:
             return out
-        flat = [c for i in sorted(variants) for c in variants[i]]
+        flat = [c for i in sorted(variants) for c in variants[i][0]]
         ppl = self._lm.perplexity(flat)
         k = 0
         for i in sorted(variants):
-            cands = variants[i]
+            cands, defaults = variants[i]
+            default = min(defaults, key=lambda j: (ppl[k + j], j))
             best = min(range(len(cands)), key=lambda j: (ppl[k + j], j))
-            if best and ppl[k + best] < LM_MARGIN * ppl[k]:  # clearly more fluent, not noise ("is an oxygen")
-                out[i] = out[i].model_copy(update={"text": cands[best]})
+            # another wording only when clearly more fluent, not noise ("is an oxygen")
+            clearly = best not in defaults and ppl[k + best] < LM_MARGIN * ppl[k + default]
+            chosen = best if clearly else default
+            if chosen:
+                out[i] = out[i].model_copy(update={"text": cands[chosen]})
             k += len(cands)
         return out
+
+    def _countability(self, noun: str | None) -> Literal["count", "mass"] | None:
+        """Whether a singular noun takes "a": "count" when its plurals occur in the LM's training text at least
+        :data:`COUNT_PLURALS` times as often as the singular ("reaction" 0.83, "lens" 0.68, "system" 0.28); "mass"
+        when lemminflect's first plural is the word itself ("sucrose", "ammonia", "steam"; not "apparatus") or plurals
+        are rarer than :data:`MASS_PLURALS` ("insulin", "blood"), unless the noun mostly follows "the" (its pointwise
+        mutual information with "the" at least :data:`UNIQUE_THE`: "neck", "diaphragm", "retina"); None when unsure
+        (then the LM alone chooses, as for a word lemminflect does not know as a noun, a rare or unknown word, or an
+        LM without a frequency table)."""
+        from lemminflect import getAllInflections, getAllLemmas
+
+        frequency_lm = self._lm
+        frequency = getattr(frequency_lm, "word_frequency", None)
+        if noun is None or frequency_lm is None or frequency is None or "NOUN" not in getAllLemmas(noun):
+            return None
+        singular = frequency(noun)
+        if singular is None or singular < MIN_NOUN_FREQUENCY:
+            return None
+        forms = getAllInflections(noun, upos="NOUN").get("NNS", ())
+        plural = max((frequency(p) or 0.0 for p in forms if p != noun), default=0.0)
+        ratio, same = plural / singular, bool(forms) and forms[0] == noun  # an unchanged plural: uncountable
+        if ratio >= COUNT_PLURALS and not same:
+            return "count"
+        if (ratio >= MASS_PLURALS and not same) or noun.endswith("s"):  # "apparatus", "series", "species"
+            return None
+        # a noun that mostly follows "the" ("the diaphragm", "the lack of", "the ph") is left to the LM
+        unique = frequency_lm.next_word_logprob("the", noun) - math.log(singular) >= UNIQUE_THE
+        return None if unique else "mass"
 
     def _one(
         self, req: QA2DRequest, prep: Prepared, qdoc: Any, adoc: Any, keep_noun: bool = True
@@ -906,6 +948,19 @@ def _verb_after_modifiers(doc: Any, i: int, limit: int = 12) -> int | None:
 
 
 LM_MARGIN = 0.85  # an alternative wording replaces the claim only with a perplexity at least 15% lower
+# countability from the LM's word frequencies (plural / singular; RuleQA2D._countability)
+COUNT_PLURALS = 0.2
+MASS_PLURALS = 0.01
+UNIQUE_THE = 0.5  # nats: log p(noun | "the") - log p(noun)
+MIN_NOUN_FREQUENCY = 1e-6  # rarer singulars: too few plurals seen to tell
+# where a singular count noun needs an article (the claim's text just before the answer): a predicate noun or the
+# object of "into", "by", "with", "as"; elsewhere ("the whole plant", "solid, liquid, or gas", claim-initial
+# "Amplitude is ...") the LM may keep it bare
+_PREDICATE_SLOT = re.compile(
+    r"\b(?:is|are|was|were|be|been|called|named|known as|referred to as|refered to as|considered|example of|"
+    r"part of|into|by|with|as)\s+$",
+    re.I,
+)
 
 
 _NP_MODIFIER_TAGS = frozenset({"JJ", "NN", "VBN", "VBG"})
@@ -925,10 +980,11 @@ _MASS_HEADS = frozenset(
 )
 
 
-def _article_variants(text: str, answer: str, adoc: Any) -> list[str]:
+def _article_variants(text: str, answer: str, adoc: Any) -> tuple[list[str], str | None, str]:
     """For an answer whose head is a singular count noun ("polysaccharide", "excretory system", "study of extinct
     plants"), the claim with "the" and with "a"/"an" before it ("... is known as a polysaccharide", "The excretory
-    system gets rid of ..."), for the LM to choose from; none for mass and substance heads."""
+    system gets rid of ..."), for the LM to choose from, the head noun and the claim's text before the answer; none
+    for mass and substance heads."""
     toks = [t for t in adoc if not t.is_punct]
     of = next((k for k, t in enumerate(toks) if t.lower_ == "of"), None)
     if of:  # "study of extinct plants": the noun before "of" decides
@@ -936,32 +992,37 @@ def _article_variants(text: str, answer: str, adoc: Any) -> list[str]:
     # one singular noun, or one after up to two modifiers ("excretory system", "boiling point"; 2026-11-27 reading:
     # missing articles were the most common wording fault of a SciQ build)
     if not 1 <= len(toks) <= 3 or toks[-1].tag_ != "NN" or any(t.tag_ not in _NP_MODIFIER_TAGS for t in toks[:-1]):
-        return []
+        return [], None, ""
     if not answer.islower() or not answer.replace(" ", "").isalpha():  # not "iron-def", "oxygen-poor blood"
-        return []
+        return [], None, ""
     # "biochemistry", "anatomy", "radiotherapy", "cortisone": no article
     if toks[-1].lower_.endswith((*_MASS_SUFFIXES, "ry", "my", "ics", "therapy", "sterone", "isone")):
-        return []
+        return [], None, ""
     if (
         toks[-1].lower_ in _MASS_HEADS
         or _CHEMICAL.search(toks[-1].lower_)  # "calcium fluoride", "sodium hydroxide"
         or toks[-1].lower_.endswith(("emia", "itis", "osis"))  # "sickle cell anemia"
         or _plural_form(toks[-1].lower_)  # "food webs" tagged as a singular
     ):
-        return []  # "breast cancer", "carbon dioxide gas", "gene therapy"
+        return [], None, ""  # "breast cancer", "carbon dioxide gas", "gene therapy"
     m = re.search(rf"(?<![\w-]){re.escape(answer)}(?![\w-])", text, re.I)
     if m is None:
-        return []
+        return [], None, ""
     before = text[: m.start()]
-    if re.search(r"\b(the|a|an|this|that|its|their|his|her|of|no)\s+$", before, re.I):
-        return []
+    # not after a determiner, nor after "of" ("a type of cell", "the unit of force"), but "an example of an inclined
+    # plane", "part of the adrenal system" (2026-11-27 reading)
+    # nor after "the term" ("The term organelle is used ...")
+    if re.search(r"\b(the|a|an|this|that|its|their|his|her|no|term|word)\s+$", before, re.I) or re.search(
+        r"(?<!\bexample )(?<!\bpart )\bof\s+$", before, re.I
+    ):
+        return [], None, ""
     found = text[m.start() : m.end()]
     indef = "an" if answer[:1] in "aeiou" else "a"
     out = []
     for art in ("the", indef):
         word = art.capitalize() if m.start() == 0 else art
         out.append(f"{before}{word} {found[0].lower() + found[1:] if m.start() == 0 else found}{text[m.end() :]}")
-    return out
+    return out, toks[-1].lower_, before
 
 
 def _sentence_start(prefix: str, body: str) -> str:
