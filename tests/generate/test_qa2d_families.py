@@ -88,7 +88,7 @@ def test_no_doubled_head_noun(conv, question: str, answer: str, expected: str) -
 
 PREPOSITIONS = [
     # stranded prepositions and particles: the answer goes after them
-    ("Which kingdom are mosses and trees included in?", "plantae", "Mosses and trees are included in plantae."),
+    ("Which kingdom are mosses and trees included in?", "plantae", "Mosses and trees are included in Plantae."),
     (
         "What do the planets orbit around in the solar system?",
         "the sun",
@@ -504,3 +504,45 @@ def test_countability_from_the_lm_frequencies(conv) -> None:  # type: ignore[no-
         "apparatus": None,  # an unchanged plural of a noun in -s: left to the LM
     }
     assert conv._countability("moist") is None and conv._countability(None) is None  # not a noun
+
+
+NAMES = [
+    # lower-cased options get the capitals WordNet always writes them with (2026-11-27 reading: "called mars")
+    ("What is the fourth planet from the sun?", "mars", "The fourth planet from the sun is Mars."),
+    (
+        "When food enters the stomach after a period of fasting, a drop in what initiates the conversion of "
+        "pepsinogen to pepsin?",
+        "ph",
+        "When food enters the stomach after a period of fasting, a drop in pH initiates the conversion of pepsinogen "
+        "to pepsin.",
+    ),
+    (
+        "The measure of magnetic fields is named after a serbian physicist. what is his name?",
+        "nikola tesla",
+        "The measure of magnetic fields is named after a serbian physicist. His name is Nikola Tesla.",
+    ),
+    # a plural of a common noun is not the taxon or person WordNet spells like it ("Fungi", "Chambers")
+    (
+        "Mushrooms are an example of what type of organism, which includes beneficial and toxic specimens?",
+        "fungi",
+        "Mushrooms are an example of fungi, which includes beneficial and toxic specimens.",
+    ),
+    ("What does magma that cools underground form?", "chambers", "Magma that cools underground forms chambers."),
+]
+
+
+@pytest.mark.parametrize(("question", "answer", "expected"), NAMES)
+def test_names_in_lower_cased_options_are_cased(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected
+
+
+def test_name_casing_words_and_the_switch(conv) -> None:  # type: ignore[no-untyped-def]
+    assert conv._cased_names("It occurs in northern africa and in the earth.", "northern africa") == (
+        "It occurs in northern Africa and in the earth."
+    )
+    assert conv._cased_names("It moves back and forth.", "back and forth") == "It moves back and forth."  # the Forth
+    plain = registry.build("qa2d", {"name": "rules", "names": None})
+    assert plain.convert([QA2DRequest(question="What is the fourth planet from the sun?", answer="mars")])[0].text == (
+        "The fourth planet from the sun is mars."
+    )
+    assert "+names:" in conv.model_id and "+names:" not in plain.model_id

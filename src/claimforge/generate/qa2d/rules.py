@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from claimforge.nlp.normalize import AUXILIARIES, finish_sentence
+from claimforge.nlp.normalize import AUXILIARIES, STOPWORDS, finish_sentence
 from claimforge.nlp.sentences import split_sentences
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest, QA2DResult
@@ -124,6 +124,9 @@ class RuleQA2DConfig(ComponentConfig):
     # Sentences before the asking sentence (clinical vignettes, "The unit is named after a physicist."):
     # keep them in the claim, or drop them for short, atomic claims.
     question_context: Literal["keep", "drop"] = "keep"
+    # The knowledge base whose spellings give names in lower-cased options their capitals ("mars" -> "Mars",
+    # "golgi apparatus" -> "Golgi apparatus", "dna" -> "DNA"; None: the answer keeps its case).
+    names: dict[str, Any] | None = {"name": "wordnet"}
 
 
 class ConversionError(Exception):
@@ -142,10 +145,13 @@ class RuleQA2D:
         self.config = config
         self._nlp = registry.build("nlp", config.nlp)
         self._lm = registry.build("lm", config.lm) if config.lm is not None else None
+        self._names = registry.build("kb", config.names) if config.names is not None else None
         lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
+        lm_id += f"+names:{self._names.model_id}" if self._names is not None else ""
         # v3: gaps after "be" (X is used to measure ?); v4: "What do you call X?" -> "X is called ANSWER", articles
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
-        # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability)
+        # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
+        # names in lower-cased options cased from the KB (_cased_names)
         self.model_id = f"rules-v5+{self._nlp.model_id}{lm_id}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -157,7 +163,59 @@ class RuleQA2D:
         qdocs = self._nlp.parse([p.text for p in prepared], progress=progress)
         adocs = self._nlp.parse([_clean_answer(r.answer) for r in requests])
         results = [self._one(*args) for args in zip(requests, prepared, qdocs, adocs, strict=True)]
-        return self._choose_by_lm(requests, prepared, qdocs, adocs, results)
+        chosen = self._choose_by_lm(requests, prepared, qdocs, adocs, results)
+        if self._names is None:
+            return chosen
+        return [
+            r.model_copy(update={"text": self._cased_names(r.text, _clean_answer(req.answer))}) if r.text else r
+            for r, req in zip(chosen, requests, strict=True)
+        ]
+
+    def _cased_names(self, text: str, answer: str) -> str:
+        """The answer's words in ``text`` with the capitals the knowledge base always writes them with: the whole
+        answer ("golgi apparatus" -> "Golgi apparatus", "ph" -> "pH") or, failing that, each word of three letters
+        or more that is not a function word ("northern africa" -> "northern Africa"). Words the KB also writes in
+        lower case ("earth", "sun", "mercury") keep theirs."""
+        m = re.search(rf"(?<![\w-]){re.escape(answer)}(?![\w-])", text, re.I)
+        if m is None or not answer.islower():
+            return text
+        span = text[m.start() : m.end()]
+
+        def word(w: re.Match[str]) -> str:
+            low = w.group(0).lower()
+            if low in _NEVER_NAMES or w.group(0) not in (low, low.capitalize()):
+                return w.group(0)  # a function word, or one written with capitals already
+            form = self._name_form(low)
+            return w.group(0) if form is None else form
+
+        whole = self._name_form(span.lower()) if span in (span.lower(), span.lower().capitalize()) else None
+        cased = whole or re.sub(r"(?<![\w-])[A-Za-z][\w'-]{2,}", word, span)
+        return text[: m.start()] + cased + text[m.end() :]
+
+    @functools.lru_cache(maxsize=8192)  # noqa: B019 - one converter per build, words repeat across options
+    def _name_form(self, key: str) -> str | None:
+        """The one spelling of ``key`` in the KB when every entry spelled like it has a capital, else None. A plural
+        of a common noun is not a name, whatever taxon, place or person the KB spells like it ("fungi" is not the
+        kingdom "Fungi", "wells" not H. G. "Wells"), nor is an adverb or a verb ("forth", the river "Forth"); "mars",
+        which lemminflect knows only as a form of the verb "mar", is "Mars"."""
+        from lemminflect import getAllLemmas
+
+        if self._names is None:
+            return None
+        try:
+            concepts = self._names.link(key)
+        except ValueError:
+            return None
+        forms = {f for c in concepts for f in (c.name, *c.aliases) if f.lower() == key}
+        if len(forms) != 1:
+            return None
+        (form,) = forms
+        if form == key or not any(ch.isupper() for ch in form):
+            return None
+        lemmas = getAllLemmas(key)
+        if any(x != key for x in lemmas.get("NOUN", ())) or any(key in lemmas.get(p, ()) for p in ("ADV", "VERB")):
+            return None  # "fungi" (fungus), "fields", "wells"; "forth", "march"
+        return form
 
     def _choose_by_lm(
         self,
@@ -947,6 +1005,8 @@ def _verb_after_modifiers(doc: Any, i: int, limit: int = 12) -> int | None:
     return None
 
 
+# never cased from the KB, though it spells some of them as names ("OR", "IN", "AND", "May", "Will")
+_NEVER_NAMES = STOPWORDS | {"also", "than", "then", "onto"}
 LM_MARGIN = 0.85  # an alternative wording replaces the claim only with a perplexity at least 15% lower
 # countability from the LM's word frequencies (plural / singular; RuleQA2D._countability)
 COUNT_PLURALS = 0.2
