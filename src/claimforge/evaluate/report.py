@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from pathlib import Path
 from statistics import mean, median
-from typing import Any
+from typing import IO, Any
 
 from claimforge.io.dataset import atomic_open
 from claimforge.nlp.normalize import word_count
@@ -108,11 +108,12 @@ def plot_lengths(path: Path, examples: list[Example]) -> None:
     plt.close(fig)
 
 
-def render_html(
-    title: str, stats: dict[str, Any], examples: list[Example], manifest: dict[str, Any], plot_png: bytes
-) -> str:
+def write_html(
+    f: IO[str], title: str, stats: dict[str, Any], examples: list[Example], manifest: dict[str, Any], plot_png: bytes
+) -> None:
     """``report.md``'s content as one HTML file that opens without a server: the tables, the length plot (inline),
-    and every example in a table with a search box and a label filter (plain JavaScript, no network)."""
+    and every example in a table with a search box and a label filter (plain JavaScript, no network). The examples
+    are written one at a time (a build's report does not hold a second copy of them)."""
     import base64
     import html
 
@@ -152,17 +153,6 @@ def render_html(
     if stats.get("label_check"):
         rows = [[lab, c["confirmed"], c["flagged"], c["rejected"]] for lab, c in stats["label_check"].items()]
         parts += ["<h2>Label check</h2>", table(["label", "confirmed (kept)", "flagged (kept)", "rejected"], rows)]
-    data = [
-        {
-            "id": x.id,
-            "label": x.label.value,
-            "method": x.method,
-            "claim": x.claim,
-            "evidence": x.evidence if len(x.evidence) <= 600 else x.evidence[:600] + " …",
-        }
-        for x in examples
-    ]
-    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     options = "".join(f"<option>{e_(lab.value)}</option>" for lab in Label)
     parts += [
         f"<h2>Examples ({len(examples)})</h2>",
@@ -170,13 +160,23 @@ def render_html(
         f'<select id="lab"><option value="">all labels</option>{options}</select> <span id="n"></span></p>',
         '<table id="ex"><thead><tr><th>id</th><th>label</th><th>claim</th><th>evidence</th></tr></thead>'
         "<tbody></tbody></table>",
-        f'<script type="application/json" id="data">{payload}</script>',
-        "<script>" + _REPORT_JS + "</script>",
     ]
-    return (
+    f.write(
         f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{e_(title)}</title>'
-        f"<style>{_REPORT_CSS}</style></head><body>" + "\n".join(parts) + "</body></html>\n"
+        f"<style>{_REPORT_CSS}</style></head><body>" + "\n".join(parts) + "\n"
     )
+    # the examples as one JSON array, element by element ("</" escaped so no claim can close the script)
+    f.write('<script type="application/json" id="data">[')
+    for i, x in enumerate(examples):
+        row = {
+            "id": x.id,
+            "label": x.label.value,
+            "method": x.method,
+            "claim": x.claim,
+            "evidence": x.evidence if len(x.evidence) <= 600 else x.evidence[:600] + " …",
+        }
+        f.write((", " if i else "") + json.dumps(row, ensure_ascii=False).replace("</", "<\\/"))
+    f.write("]</script>\n<script>" + _REPORT_JS + "</script></body></html>\n")
 
 
 _REPORT_CSS = (
@@ -292,5 +292,5 @@ def write_report(
     with atomic_open(out / "report.md") as f:
         f.write(render_report(title, stats, examples, manifest))
     with atomic_open(out / "report.html") as f:
-        f.write(render_html(title, stats, examples, manifest, (out / "lengths.png").read_bytes()))
+        write_html(f, title, stats, examples, manifest, (out / "lengths.png").read_bytes())
     return stats
