@@ -546,3 +546,19 @@ def test_name_casing_words_and_the_switch(conv) -> None:  # type: ignore[no-unty
         "The fourth planet from the sun is mars."
     )
     assert "+names:" in conv.model_id and "+names:" not in plain.model_id
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("Where do germline mutations occur in?", "in gametes", "Germline mutations occur in gametes."),
+        ("In what unit is frequency measured in?", "hertz", "Frequency is measured in hertz."),
+        (
+            "Through which organ do hookworm larvae enter the human body?",
+            "through the skin",
+            "Hookworm larvae enter the human body through the skin.",
+        ),
+    ],
+)
+def test_the_preposition_before_the_answer_is_said_once(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected

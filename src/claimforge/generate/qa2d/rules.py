@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from claimforge.nlp.normalize import AUXILIARIES, STOPWORDS, finish_sentence
 from claimforge.nlp.sentences import split_sentences
+from claimforge.nlp.wellformed import PREPOSITIONS
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest, QA2DResult
 
@@ -164,12 +165,14 @@ class RuleQA2D:
         adocs = self._nlp.parse([_clean_answer(r.answer) for r in requests])
         results = [self._one(*args) for args in zip(requests, prepared, qdocs, adocs, strict=True)]
         chosen = self._choose_by_lm(requests, prepared, qdocs, adocs, results)
-        if self._names is None:
-            return chosen
-        return [
-            r.model_copy(update={"text": self._cased_names(r.text, _clean_answer(req.answer))}) if r.text else r
-            for r, req in zip(chosen, requests, strict=True)
-        ]
+        out = []
+        for r, req in zip(chosen, requests, strict=True):
+            if r.text:
+                answer = _clean_answer(req.answer)
+                text = _single_preposition(r.text, answer)
+                r = r.model_copy(update={"text": self._cased_names(text, answer) if self._names else text})
+            out.append(r)
+        return out
 
     def _cased_names(self, text: str, answer: str) -> str:
         """The answer's words in ``text`` with the capitals the knowledge base always writes them with: the whole
@@ -1003,6 +1006,21 @@ def _verb_after_modifiers(doc: Any, i: int, limit: int = 12) -> int | None:
         if finite or (_verb_like(t, ("VBZ", "VBP", "VBD")) and prev.pos_ not in ("DET", "ADP")):
             return k
     return None
+
+
+def _single_preposition(text: str, answer: str) -> str:
+    """The preposition before the answer said once: the question's fronted and stranded copies ("In what unit is
+    frequency measured in?" -> "... measured in hertz", not "in in hertz"), or the gap's and the answer's ("Where do
+    germline mutations occur in?" + "in gametes" -> "... occur in gametes")."""
+    ans = re.escape(answer)
+    text = re.sub(rf"\b({_GAP_PREPOSITIONS})\s+\1\s+(?={ans}(?![\w-]))", r"\1 ", text, count=1, flags=re.I)
+    first = answer.split(" ", 1)[0].lower()
+    if " " in answer and re.fullmatch(_GAP_PREPOSITIONS, first):
+        text = re.sub(rf"\b{first}\s+(?={ans}(?![\w-]))", "", text, count=1, flags=re.I)
+    return text
+
+
+_GAP_PREPOSITIONS = "|".join(sorted(PREPOSITIONS | {"through", "within", "across", "inside", "via", "onto", "toward"}))
 
 
 # never cased from the KB, though it spells some of them as names ("OR", "IN", "AND", "May", "Will")
