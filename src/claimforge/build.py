@@ -105,6 +105,9 @@ def _setup(recipe: dict[str, Any], limit: int | None, skip_bad: bool, chunk_size
     reader_spec = spec.get("reader")
     if not reader_spec:
         raise ValueError("the recipe has no reader: give --input NAME:PATH")
+    reader = registry.build("reader", reader_spec)  # nothing read or loaded yet
+    pipeline = registry.build("pipeline", spec)
+    _check_reader_fits(reader_spec, reader, spec["name"], pipeline)  # before the input is hashed or read
     input_id = {
         "reader": reader_spec,
         "sha256": _input_sha256(str(reader_spec.get("path", ""))),
@@ -113,9 +116,6 @@ def _setup(recipe: dict[str, Any], limit: int | None, skip_bad: bool, chunk_size
         "chunk_size": chunk_size,
         "splitter": SPLITTER_VERSION,  # readers split text: stored chunks of another splitter are not reused
     }
-    reader = registry.build("reader", reader_spec)
-    pipeline = registry.build("pipeline", spec)
-    _check_reader_fits(reader_spec, reader, spec["name"], pipeline)
     return _Setup(recipe, spec, reader, pipeline, input_id, limit, skip_bad)
 
 

@@ -179,6 +179,12 @@ def test_frequency_unigram_and_slor(tmp_path: Path) -> None:
     lp1 = float(sum(lm.frequency_logp[i] for i in ids) + lm.frequency_logp[EOS_ID]) - lm.log_unk_types * ids.count(0)
     lp, n = built.log_prob([text])[0]
     assert built.slor([text])[0] == pytest.approx((lp - lp1) / n, rel=1e-5)
+    # word_frequency: the table's relative frequency, 0.0 for an unknown word, None without a table
+    word = toks[1]
+    assert built.word_frequency(word) == pytest.approx(math.exp(float(lm.frequency_logp[lm.word_id[word]])))
+    assert built.word_frequency("zzzunknownzzz") == 0.0
+    built.model.frequency_logp = None
+    assert built.word_frequency(word) is None
 
 
 def test_shipped_model_prefers_fluent_word_order() -> None:

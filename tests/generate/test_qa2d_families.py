@@ -562,3 +562,16 @@ def test_name_casing_words_and_the_switch(conv) -> None:  # type: ignore[no-unty
 )
 def test_the_preposition_before_the_answer_is_said_once(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
     assert _claim(conv, question, answer) == expected
+
+
+def test_fixed_phrases_and_function_words_are_left_alone(conv) -> None:  # type: ignore[no-untyped-def]
+    # "in vitro", "in situ" keep the question's own "in"
+    assert _claim(conv, "Which technique are fluorescent probes used in?", "in situ hybridization") == (
+        "Fluorescent probes are used in in situ hybridization."
+    )
+    # a one-word answer that WordNet also spells as a name ("US", "IT", "OR") stays a word
+    assert conv._cased_names("The light reaches us.", "us") == "The light reaches us."
+    assert conv._cased_names("The answer is it.", "it") == "The answer is it."
+    # a person takes no article, and a claim still opens with a capital
+    assert conv._proper_name("nikola tesla") and not conv._proper_name("golgi apparatus")
+    assert conv._cased_names("Van gogh painted it.", "van gogh") == "Van Gogh painted it."

@@ -60,15 +60,11 @@ def write_parquet(path: Path, examples: list[Example]) -> None:
     import pyarrow.parquet as pq
 
     with_qa = any(e.qa_pairs for e in examples)  # FACTIFY-5WQA's pairs, as JSON (a list per example)
-    with atomic_open(path, "wb") as f:
-        writer = None
-        for start in range(0, max(len(examples), 1), PARQUET_ROWS):  # an empty build: one empty group
-            table = pa.table(_parquet_columns(examples[start : start + PARQUET_ROWS], with_qa))
-            if writer is None:
-                writer = pq.ParquetWriter(f, table.schema)
-            writer.write_table(table)
-        if writer is not None:
-            writer.close()
+    first = pa.table(_parquet_columns(examples[:PARQUET_ROWS], with_qa))  # an empty build: one empty group
+    with atomic_open(path, "wb") as f, pq.ParquetWriter(f, first.schema) as writer:
+        writer.write_table(first)
+        for start in range(PARQUET_ROWS, len(examples), PARQUET_ROWS):
+            writer.write_table(pa.table(_parquet_columns(examples[start : start + PARQUET_ROWS], with_qa)))
 
 
 def _parquet_columns(examples: list[Example], with_qa: bool) -> dict[str, list[Any]]:

@@ -116,7 +116,7 @@ def write_scifact(
 ) -> dict[str, int]:
     """``out/scifact/``: corpus, claims and the claimforge side file; returns counts. Rows are written as they
     are made (``corpus``: the dataset's :class:`Corpus`, when the caller has it already)."""
-    corpus = corpus or Corpus.of(examples)
+    corpus = corpus if corpus is not None else Corpus.of(examples)
     skip = _duplicate_nei(examples) if nei_duplicates == "drop" else set()
     kept = [n for n in range(len(examples)) if n not in skip]
     jsonl_file(out / "scifact" / "corpus.jsonl", corpus.rows())
@@ -154,7 +154,7 @@ def write_multivers(
 ) -> dict[str, int]:
     """``out/multivers/``: the training folder (corpus + claims per split, no extra keys) and the inference
     claims (``doc_ids``). NEI claims that repeat a labelled claim are left out, as in the SciFact export."""
-    corpus = corpus or Corpus.of(examples)
+    corpus = corpus if corpus is not None else Corpus.of(examples)
     skip = _duplicate_nei(examples)
     kept = [n for n in range(len(examples)) if n not in skip]
     split = {n: split_of(examples[n]) for n in kept}
@@ -187,7 +187,7 @@ def write_fever(
     out: Path, examples: Sequence[Example], rationale_mode: RationaleMode = "lexical", corpus: Corpus | None = None
 ) -> dict[str, int]:
     """``out/fever/``: ``claims.jsonl`` (FEVER's dataset rows), ``wiki-pages/wiki-001.jsonl`` and the side file."""
-    corpus = corpus or Corpus.of(examples)
+    corpus = corpus if corpus is not None else Corpus.of(examples)
 
     def rows() -> Iterator[dict[str, Any]]:
         evidence_no = 0

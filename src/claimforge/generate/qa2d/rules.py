@@ -147,13 +147,14 @@ class RuleQA2D:
         self._nlp = registry.build("nlp", config.nlp)
         self._lm = registry.build("lm", config.lm) if config.lm is not None else None
         self._names = registry.build("kb", config.names) if config.names is not None else None
-        lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
-        lm_id += f"+names:{self._names.model_id}" if self._names is not None else ""
+        self._name_forms: dict[str, str | None] = {}  # _name_form's answers (words repeat across options)
+        parts = f"+{self._lm.model_id}" if self._lm is not None else ""
+        parts += f"+names:{self._names.model_id}" if self._names is not None else ""
         # v3: gaps after "be" (X is used to measure ?); v4: "What do you call X?" -> "X is called ANSWER", articles
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
         # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
         # names in lower-cased options cased from the KB (_cased_names)
-        self.model_id = f"rules-v5+{self._nlp.model_id}{lm_id}"
+        self.model_id = f"rules-v5+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -166,44 +167,73 @@ class RuleQA2D:
         results = [self._one(*args) for args in zip(requests, prepared, qdocs, adocs, strict=True)]
         chosen = self._choose_by_lm(requests, prepared, qdocs, adocs, results)
         out = []
-        for r, req in zip(chosen, requests, strict=True):
+        for r, req, prep in zip(chosen, requests, prepared, strict=True):
             if r.text:
                 answer = _clean_answer(req.answer)
-                text = _single_preposition(r.text, answer)
+                text = _single_preposition(r.text, answer, prep.text)
                 r = r.model_copy(update={"text": self._cased_names(text, answer) if self._names else text})
             out.append(r)
         return out
 
     def _cased_names(self, text: str, answer: str) -> str:
-        """The answer's words in ``text`` with the capitals the knowledge base always writes them with: the whole
-        answer ("golgi apparatus" -> "Golgi apparatus", "ph" -> "pH") or, failing that, each word of three letters
-        or more that is not a function word ("northern africa" -> "northern Africa"). Words the KB also writes in
-        lower case ("earth", "sun", "mercury") keep theirs."""
-        m = re.search(rf"(?<![\w-]){re.escape(answer)}(?![\w-])", text, re.I)
-        if m is None or not answer.islower():
+        """The answer's words in ``text`` (every place it occurs) with the capitals the knowledge base always
+        writes them with: the whole answer ("golgi apparatus" -> "Golgi apparatus", "ph" -> "pH") or, failing
+        that, each word of three letters or more that is not a function word ("northern africa" -> "northern
+        Africa"). Words the KB also writes in lower case ("earth", "sun", "mercury") keep theirs; a claim still
+        opens with a capital ("van Gogh" -> "Van Gogh painted ...", but "pH is ...")."""
+        if not answer.islower() or not answer.strip():
             return text
-        span = text[m.start() : m.end()]
 
         def word(w: re.Match[str]) -> str:
             low = w.group(0).lower()
-            if low in _NEVER_NAMES or w.group(0) not in (low, low.capitalize()):
-                return w.group(0)  # a function word, or one written with capitals already
+            if w.group(0) not in (low, low.capitalize()):
+                return w.group(0)  # written with capitals already
             form = self._name_form(low)
             return w.group(0) if form is None else form
 
-        whole = self._name_form(span.lower()) if span in (span.lower(), span.lower().capitalize()) else None
-        cased = whole or re.sub(r"(?<![\w-])[A-Za-z][\w'-]{2,}", word, span)
-        return text[: m.start()] + cased + text[m.end() :]
+        def span(m: re.Match[str]) -> str:
+            found = m.group(0)
+            whole = self._name_form(found.lower()) if found in (found.lower(), found.lower().capitalize()) else None
+            cased = whole or re.sub(r"(?<![\w-])[A-Za-z][\w'-]{2,}", word, found)
+            first = cased.split(" ", 1)[0]
+            if m.start() == 0 and cased[:1].islower() and not any(c.isupper() or c.isdigit() for c in first[1:]):
+                cased = cased[0].upper() + cased[1:]
+            return cased
 
-    @functools.lru_cache(maxsize=8192)  # noqa: B019 - one converter per build, words repeat across options
-    def _name_form(self, key: str) -> str | None:
-        """The one spelling of ``key`` in the KB when every entry spelled like it has a capital, else None. A plural
-        of a common noun is not a name, whatever taxon, place or person the KB spells like it ("fungi" is not the
-        kingdom "Fungi", "wells" not H. G. "Wells"), nor is an adverb or a verb ("forth", the river "Forth"); "mars",
-        which lemminflect knows only as a form of the verb "mar", is "Mars"."""
+        return _answer_pattern(answer).sub(span, text)
+
+    def _proper_name(self, answer: str) -> bool:
+        """A name that takes no article ("Nikola Tesla", "van Gogh", "Mars", "DNA"): the KB spells every word of it
+        with a capital (or a name particle), and it names a person, or its last word is not also a common noun ("the
+        Atlantic Ocean", "the Milky Way") and it does not name a period ("the Pleistocene"); not "Golgi apparatus"
+        or "pH scale"."""
         from lemminflect import getAllLemmas
 
-        if self._names is None:
+        form = self._name_form(answer.lower()) if self._names is not None and answer.islower() else None
+        if form is None or not all(w[:1].isupper() or w in _NAME_PARTICLES for w in form.split()):
+            return False
+        types = {t for c in self._names.link(answer.lower()) for t in c.types} if self._names is not None else set()
+        if "noun.person" in types:
+            return True
+        last = form.split()[-1]
+        if len(form.split()) > 1 and not last.isupper() and "NOUN" in getAllLemmas(last.lower()):
+            return False
+        return "noun.time" not in types
+
+    def _name_form(self, key: str) -> str | None:
+        """The one spelling of ``key`` in the KB when every entry spelled like it has a capital, else None (never
+        for a function word: "us", "it", "or"). A plural of a common noun is not a name, whatever taxon, place or
+        person the KB spells like it ("fungi" is not the kingdom "Fungi", "wells" not H. G. "Wells"), nor is an
+        adverb or a verb ("forth", the river "Forth"); "mars", which lemminflect knows only as a form of the verb
+        "mar", is "Mars"."""
+        if key not in self._name_forms:
+            self._name_forms[key] = self._lookup_name(key)
+        return self._name_forms[key]
+
+    def _lookup_name(self, key: str) -> str | None:
+        from lemminflect import getAllLemmas
+
+        if self._names is None or key in _NEVER_NAMES:
             return None
         try:
             concepts = self._names.link(key)
@@ -251,14 +281,15 @@ class RuleQA2D:
             # ("Aspirin reduces fever": lowered by _clean_answer, the LM would make it "The aspirin reduces")
             opens = raw[:1].isupper() and " " not in raw and text.lower().startswith(clean.lower())
             defaults = [0]  # the candidates the claim may stay with; the others must be clearly more fluent
-            if not results[i][2] and not opens:
+            if not results[i][2] and not opens and not self._proper_name(clean):
                 arts, head, slot = _article_variants(text, clean, adoc)
                 kind = self._countability(head) if arts else None
                 if kind == "mass":  # "is an insulin", "is the glucose", "called a pressure": no article
                     arts = []
                 elif kind == "count" and _PREDICATE_SLOT.search(slot):
                     # a bare singular count noun after "is called", "an example of", "is", "into" ... is not English:
-                    # "the" or "a" always ("is called a diverging lens")
+                    # "the" or "a" by default ("is called a diverging lens"); the bare wording only when clearly
+                    # more fluent
                     defaults = [len(cands), len(cands) + 1]
                 cands += arts
             if len(cands) > 1:
@@ -281,13 +312,13 @@ class RuleQA2D:
         return out
 
     def _countability(self, noun: str | None) -> Literal["count", "mass"] | None:
-        """Whether a singular noun takes "a": "count" when its plurals occur in the LM's training text at least
-        :data:`COUNT_PLURALS` times as often as the singular ("reaction" 0.83, "lens" 0.68, "system" 0.28); "mass"
-        when lemminflect's first plural is the word itself ("sucrose", "ammonia", "steam"; not "apparatus") or plurals
-        are rarer than :data:`MASS_PLURALS` ("insulin", "blood"), unless the noun mostly follows "the" (its pointwise
-        mutual information with "the" at least :data:`UNIQUE_THE`: "neck", "diaphragm", "retina"); None when unsure
-        (then the LM alone chooses, as for a word lemminflect does not know as a noun, a rare or unknown word, or an
-        LM without a frequency table)."""
+        """Whether a singular noun takes "a": "count" when its most frequent plural occurs in the LM's training
+        text at least :data:`COUNT_PLURALS` times as often as the singular ("reaction" 0.83, "lens" 0.68, "system"
+        0.28); "mass" when lemminflect's first plural is the word itself ("sucrose", "ammonia", "steam"; not
+        "apparatus") or plurals are rarer than :data:`MASS_PLURALS` ("insulin", "blood"), unless the noun mostly
+        follows "the" (its pointwise mutual information with "the" at least :data:`UNIQUE_THE`: "neck",
+        "diaphragm", "retina"); None when unsure (then the LM alone chooses, as for a word lemminflect does not know
+        as a noun, a rare or unknown word, or an LM without a frequency table)."""
         from lemminflect import getAllInflections, getAllLemmas
 
         frequency_lm = self._lm
@@ -1008,23 +1039,33 @@ def _verb_after_modifiers(doc: Any, i: int, limit: int = 12) -> int | None:
     return None
 
 
-def _single_preposition(text: str, answer: str) -> str:
+def _answer_pattern(answer: str) -> re.Pattern[str]:
+    """Where ``answer`` stands in a claim: the whole words, any case."""
+    return re.compile(rf"(?<![\w-]){re.escape(answer)}(?![\w-])", re.I)
+
+
+def _single_preposition(text: str, answer: str, question: str) -> str:
     """The preposition before the answer said once: the question's fronted and stranded copies ("In what unit is
-    frequency measured in?" -> "... measured in hertz", not "in in hertz"), or the gap's and the answer's ("Where do
-    germline mutations occur in?" + "in gametes" -> "... occur in gametes")."""
+    frequency measured in?" -> "... measured in hertz", not "in in hertz"), or the question's own and the
+    answer's ("Where do germline mutations occur in?" + "in gametes" -> "... occur in gametes") when the question
+    fronts or strands it; never in a fixed phrase ("used in in situ hybridization", "created in in vitro ...")."""
     ans = re.escape(answer)
     text = re.sub(rf"\b({_GAP_PREPOSITIONS})\s+\1\s+(?={ans}(?![\w-]))", r"\1 ", text, count=1, flags=re.I)
-    first = answer.split(" ", 1)[0].lower()
-    if " " in answer and re.fullmatch(_GAP_PREPOSITIONS, first):
-        text = re.sub(rf"\b{first}\s+(?={ans}(?![\w-]))", "", text, count=1, flags=re.I)
+    words = answer.lower().split()
+    q = question.lower().split()
+    stranded = bool(q) and q[-1] == words[0] or bool(q) and q[0] == words[0]
+    if len(words) > 1 and re.fullmatch(_GAP_PREPOSITIONS, words[0]) and stranded and words[1] not in _FIXED_AFTER:
+        text = re.sub(rf"\b{words[0]}\s+(?={ans}(?![\w-]))", "", text, count=1, flags=re.I)
     return text
 
 
+_NAME_PARTICLES = frozenset({"van", "von", "der", "de", "da", "di", "du", "la", "le"})
+_FIXED_AFTER = frozenset({"vitro", "vivo", "situ", "utero", "silico", "toto", "vacuo", "extremis", "absentia"})
 _GAP_PREPOSITIONS = "|".join(sorted(PREPOSITIONS | {"through", "within", "across", "inside", "via", "onto", "toward"}))
 
 
 # never cased from the KB, though it spells some of them as names ("OR", "IN", "AND", "May", "Will")
-_NEVER_NAMES = STOPWORDS | {"also", "than", "then", "onto"}
+_NEVER_NAMES = STOPWORDS | {"also", "than", "then", "onto", "us", "it", "we", "me", "him", "her", "you", "or", "and"}
 LM_MARGIN = 0.85  # an alternative wording replaces the claim only with a perplexity at least 15% lower
 # countability from the LM's word frequencies (plural / singular; RuleQA2D._countability)
 COUNT_PLURALS = 0.2
@@ -1083,7 +1124,7 @@ def _article_variants(text: str, answer: str, adoc: Any) -> tuple[list[str], str
         or _plural_form(toks[-1].lower_)  # "food webs" tagged as a singular
     ):
         return [], None, ""  # "breast cancer", "carbon dioxide gas", "gene therapy"
-    m = re.search(rf"(?<![\w-]){re.escape(answer)}(?![\w-])", text, re.I)
+    m = _answer_pattern(answer).search(text)
     if m is None:
         return [], None, ""
     before = text[: m.start()]
