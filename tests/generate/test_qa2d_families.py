@@ -213,7 +213,7 @@ COPULAR_AND_ARTICLES = [
     (
         "What is the most important muscle involved in the process of breathing?",
         "diaphragm",
-        "The most important muscle involved in the process of breathing is the diaphragm.",
+        "The diaphragm is the most important muscle involved in the process of breathing.",
     ),
     # a bare singular noun answer gets the article the LM prefers
     (
@@ -575,3 +575,29 @@ def test_fixed_phrases_and_function_words_are_left_alone(conv) -> None:  # type:
     # a person takes no article, and a claim still opens with a capital
     assert conv._proper_name("nikola tesla") and not conv._proper_name("golgi apparatus")
     assert conv._cased_names("Van gogh painted it.", "van gogh") == "Van Gogh painted it."
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        # a long superlative description reads term first (2026-11-27 reading: "... which can be used to treat cancer
+        # are gamma rays" was awkward); a short one and a prepositional answer keep the question's order
+        (
+            "What are the most energetic of all electromagnetic waves, which can be used to treat cancer?",
+            "gamma rays",
+            "Gamma rays are the most energetic of all electromagnetic waves, which can be used to treat cancer.",
+        ),
+        (
+            "What is the largest planet in the solar system?",
+            "jupiter",
+            "The largest planet in the solar system is Jupiter.",
+        ),
+        (
+            "What is the most common way to classify stars?",
+            "by color",
+            "The most common way to classify stars is by color.",
+        ),
+    ],
+)
+def test_long_superlative_descriptions_read_term_first(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _claim(conv, question, answer) == expected

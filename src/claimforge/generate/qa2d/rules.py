@@ -1321,8 +1321,16 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
                 head = head[0].lower() + head[1:]
             predicate = "".join(t.text_with_ws for t in rest_all[j:n_subj]).strip()
             return f"{head} {aux.lower_} {predicate} {filler}"
+        superlative = (
+            len(rest_all) > 2
+            and rest_all[0].lower_ == "the"
+            and (rest_all[1].tag_ in ("JJS", "RBS") or rest_all[1].lower_ == "most")
+            and (_answer_plural(adoc) == (aux.lower_ in ("are", "were")))  # "Gamma rays are", "Neon is"
+            # a long description ("…, which can be used to treat cancer"): "The largest planet is Jupiter" stays
+            and any(t.text == "," or t.dep_ in ("acl", "acl:relcl", "relcl") for t in rest_all)
+        )
         if (
-            rest_all[0].lower_ in ("a", "an")
+            (rest_all[0].lower_ in ("a", "an") or superlative)
             and filler == answer
             and rest_all[-1].pos_ != "ADP"
             # a description, not a bare term ("What is an atom?" keeps "An atom is ANSWER")
@@ -1334,7 +1342,8 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
             and _definable(adoc)
         ):
             # "What is a symbiotic relationship in which both species benefit?" + "mutualism" -> "Mutualism is a
-            # symbiotic relationship in which ..." (a definition reads term first; 2026-11-27 readings). The LM then
+            # symbiotic relationship in which ..." (a definition reads term first; 2026-11-27 readings), and so does
+            # a superlative description ("Gamma rays are the most energetic of all electromagnetic waves"). The LM then
             # chooses "the"/"a" or none before the term (_article_variants): "Bronze is", "The diaphragm is"
             defined = "".join(t.text_with_ws for t in rest_all).strip()
             return f"{answer} {aux.lower_} {defined[0].lower() + defined[1:]}"
@@ -1446,6 +1455,7 @@ def _definable(adoc: Any) -> bool:
     toks = [t for t in adoc if not t.is_punct]
     return (
         0 < len(toks) <= 5
+        and toks[0].pos_ != "ADP"  # not "by color"
         and not any(t.tag_ in ("VBZ", "VBP", "VBD", "MD", "TO") for t in toks)
         and toks[-1].pos_ in ("NOUN", "PROPN")
         and not _is_modifier(adoc)
