@@ -62,11 +62,6 @@ ADJECTIVE_ANSWERS = [
 ]
 
 
-@pytest.mark.parametrize(("question", "answer", "expected"), ADJECTIVE_ANSWERS)
-def test_adjective_answers_keep_the_noun(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
-
-
 DOUBLED = [
     (
         "What fuels provide most of the world's energy?",
@@ -79,11 +74,6 @@ DOUBLED = [
         "Intrinsic muscles allow the tongue to change shape.",
     ),
 ]
-
-
-@pytest.mark.parametrize(("question", "answer", "expected"), DOUBLED)
-def test_no_doubled_head_noun(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
 
 
 PREPOSITIONS = [
@@ -102,11 +92,6 @@ PREPOSITIONS = [
         "Steam consists of water in its gaseous phase.",
     ),
 ]
-
-
-@pytest.mark.parametrize(("question", "answer", "expected"), PREPOSITIONS)
-def test_prepositions_and_particles(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
 
 
 def test_quoted_glosses_are_unquoted(conv) -> None:  # type: ignore[no-untyped-def]
@@ -190,13 +175,6 @@ MODIFIERS_BEFORE_THE_VERB = [
 ]
 
 
-@pytest.mark.parametrize(("question", "answer", "expected"), MODIFIERS_BEFORE_THE_VERB)
-def test_adverbs_and_phrases_between_the_wh_phrase_and_its_verb(
-    conv, question: str, answer: str, expected: str
-) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
-
-
 COPULAR_AND_ARTICLES = [
     # "is" before an adjective predicate of why/where questions
     (
@@ -227,11 +205,6 @@ COPULAR_AND_ARTICLES = [
         "The thymus produces hormones referred to as thymosins.",
     ),
 ]
-
-
-@pytest.mark.parametrize(("question", "answer", "expected"), COPULAR_AND_ARTICLES)
-def test_copular_questions_and_articles(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
 
 
 GAPS_AFTER_BE = [
@@ -271,11 +244,6 @@ GAPS_AFTER_BE = [
     ("What do living things need to survive?", "nutrients", "Living things need nutrients to survive."),
     ("What is the material found in lava?", "magma", "The material found in lava is magma."),
 ]
-
-
-@pytest.mark.parametrize(("question", "answer", "expected"), GAPS_AFTER_BE)
-def test_gaps_after_be(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
 
 
 NAMING = [
@@ -321,9 +289,7 @@ NAMING = [
 ]
 
 
-@pytest.mark.parametrize(("question", "answer", "expected"), NAMING)
-def test_what_do_you_call(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
+def test_a_named_subject_keeps_its_naming(conv) -> None:  # type: ignore[no-untyped-def]
     # a named subject keeps its naming ("Darwin called X Y"), not the passive
     assert not (
         _claim(conv, "What did Darwin call the concept of change over generations?", "descent") or ""
@@ -419,11 +385,6 @@ NOUN_PREDICATES_AND_ARTICLES = [
 ]
 
 
-@pytest.mark.parametrize(("question", "answer", "expected"), NOUN_PREDICATES_AND_ARTICLES)
-def test_noun_predicates_and_articles(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
-
-
 OPTION_CASE = [
     # exam options written in title case are lowered mid-sentence when they are common words (MedMCQA, 2026-11-27)
     (
@@ -439,11 +400,6 @@ OPTION_CASE = [
         "A retroperitoneal mass with these findings is typical of Castleman.",
     ),
 ]
-
-
-@pytest.mark.parametrize(("question", "answer", "expected"), OPTION_CASE)
-def test_option_case(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
 
 
 COUNTABILITY = [
@@ -488,11 +444,6 @@ COUNTABILITY = [
 ]
 
 
-@pytest.mark.parametrize(("question", "answer", "expected"), COUNTABILITY)
-def test_articles_follow_countability(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
-
-
 def test_countability_from_the_lm_frequencies(conv) -> None:  # type: ignore[no-untyped-def]
     kinds = {w: conv._countability(w) for w in ("reaction", "lens", "system", "sucrose", "insulin", "apparatus")}
     assert kinds == {
@@ -531,11 +482,6 @@ NAMES = [
 ]
 
 
-@pytest.mark.parametrize(("question", "answer", "expected"), NAMES)
-def test_names_in_lower_cased_options_are_cased(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
-
-
 def test_name_casing_words_and_the_switch(conv) -> None:  # type: ignore[no-untyped-def]
     assert conv._cased_names("It occurs in northern africa and in the earth.", "northern africa") == (
         "It occurs in northern Africa and in the earth."
@@ -548,20 +494,15 @@ def test_name_casing_words_and_the_switch(conv) -> None:  # type: ignore[no-unty
     assert "+names:" in conv.model_id and "+names:" not in plain.model_id
 
 
-@pytest.mark.parametrize(
-    ("question", "answer", "expected"),
-    [
-        ("Where do germline mutations occur in?", "in gametes", "Germline mutations occur in gametes."),
-        ("In what unit is frequency measured in?", "hertz", "Frequency is measured in hertz."),
-        (
-            "Through which organ do hookworm larvae enter the human body?",
-            "through the skin",
-            "Hookworm larvae enter the human body through the skin.",
-        ),
-    ],
-)
-def test_the_preposition_before_the_answer_is_said_once(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
-    assert _claim(conv, question, answer) == expected
+ONE_PREPOSITION = [
+    ("Where do germline mutations occur in?", "in gametes", "Germline mutations occur in gametes."),
+    ("In what unit is frequency measured in?", "hertz", "Frequency is measured in hertz."),
+    (
+        "Through which organ do hookworm larvae enter the human body?",
+        "through the skin",
+        "Hookworm larvae enter the human body through the skin.",
+    ),
+]
 
 
 def test_fixed_phrases_and_function_words_are_left_alone(conv) -> None:  # type: ignore[no-untyped-def]
@@ -577,27 +518,48 @@ def test_fixed_phrases_and_function_words_are_left_alone(conv) -> None:  # type:
     assert conv._cased_names("Van gogh painted it.", "van gogh") == "Van Gogh painted it."
 
 
+SUPERLATIVES = [
+    # a long superlative description reads term first (2026-11-27 reading: "... which can be used to treat cancer
+    # are gamma rays" was awkward); a short one and a prepositional answer keep the question's order
+    (
+        "What are the most energetic of all electromagnetic waves, which can be used to treat cancer?",
+        "gamma rays",
+        "Gamma rays are the most energetic of all electromagnetic waves, which can be used to treat cancer.",
+    ),
+    (
+        "What is the largest planet in the solar system?",
+        "jupiter",
+        "The largest planet in the solar system is Jupiter.",
+    ),
+    (
+        "What is the most common way to classify stars?",
+        "by color",
+        "The most common way to classify stars is by color.",
+    ),
+]
+
+
+# every family above: the claim each real question and answer must give
+FAMILIES = {
+    "adjective_answers": ADJECTIVE_ANSWERS,
+    "doubled": DOUBLED,
+    "prepositions": PREPOSITIONS,
+    "modifiers_before_the_verb": MODIFIERS_BEFORE_THE_VERB,
+    "copular_and_articles": COPULAR_AND_ARTICLES,
+    "gaps_after_be": GAPS_AFTER_BE,
+    "naming": NAMING,
+    "noun_predicates_and_articles": NOUN_PREDICATES_AND_ARTICLES,
+    "option_case": OPTION_CASE,
+    "countability": COUNTABILITY,
+    "names": NAMES,
+    "one_preposition": ONE_PREPOSITION,
+    "superlatives": SUPERLATIVES,
+}
+
+
 @pytest.mark.parametrize(
     ("question", "answer", "expected"),
-    [
-        # a long superlative description reads term first (2026-11-27 reading: "... which can be used to treat cancer
-        # are gamma rays" was awkward); a short one and a prepositional answer keep the question's order
-        (
-            "What are the most energetic of all electromagnetic waves, which can be used to treat cancer?",
-            "gamma rays",
-            "Gamma rays are the most energetic of all electromagnetic waves, which can be used to treat cancer.",
-        ),
-        (
-            "What is the largest planet in the solar system?",
-            "jupiter",
-            "The largest planet in the solar system is Jupiter.",
-        ),
-        (
-            "What is the most common way to classify stars?",
-            "by color",
-            "The most common way to classify stars is by color.",
-        ),
-    ],
+    [pytest.param(*case, id=f"{family}-{i}") for family, cases in FAMILIES.items() for i, case in enumerate(cases)],
 )
-def test_long_superlative_descriptions_read_term_first(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+def test_families(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
     assert _claim(conv, question, answer) == expected

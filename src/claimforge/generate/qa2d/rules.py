@@ -373,6 +373,7 @@ def build_rules(config: RuleQA2DConfig) -> RuleQA2D:
 # Conversion
 
 
+@functools.lru_cache(maxsize=65536)  # pure; convert() asks for each request's answer several times
 def _clean_answer(answer: str) -> str:
     """Whitespace, trailing punctuation, and sentence-case options ("Vitamin A deficiency", "A malignant
     neoplasm", "Malaria") lower-cased so they read well mid-sentence; names ("Charles Darwin", "Castleman") and
@@ -1039,8 +1040,9 @@ def _verb_after_modifiers(doc: Any, i: int, limit: int = 12) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=65536)
 def _answer_pattern(answer: str) -> re.Pattern[str]:
-    """Where ``answer`` stands in a claim: the whole words, any case."""
+    """Where ``answer`` stands in a claim: the whole words, any case (compiled once per answer)."""
     return re.compile(rf"(?<![\w-]){re.escape(answer)}(?![\w-])", re.I)
 
 
