@@ -247,6 +247,18 @@ GAPS_AFTER_BE = [
 
 
 NAMING = [
+    # "What is X called in which/that ...?": the clause stays with X and the blank goes after "called" (2026-11-27
+    # reading: "The process called in which ..."); one that ends in its own preposition keeps the question's order
+    (
+        "What is the process called in which nutrients pass into the bloodstream?",
+        "absorption",
+        "The process in which nutrients pass into the bloodstream is called absorption.",
+    ),
+    (
+        "What are scientists called who study the weather and give forecasts?",
+        "meteorologists",
+        "Scientists who study the weather and give forecasts are called meteorologists.",
+    ),
     # "What do you call X?" names X (179 SciQ train questions; "You call X Y" in the 2026-11-27 reading)
     (
         "What do you call a species that has died out in the past?",

@@ -82,6 +82,15 @@ def last_sentence(question: str) -> str:
     return parts[-1] if parts else question
 
 
+_CALLED_BEFORE_CLAUSE = re.compile(
+    r"(\b(?:what|which)\b[^.?!]*?\b(?:is|are|was|were)\b[^.?!]*?(?<!\bit)) called "
+    r"((?:(?:in|by|during|through|at|on|from|with) which|that|which|who) )([^.?!]+?)"
+    r"(?<!\bto)(?<!\bin)(?<!\bon)(?<!\bat)(?<!\bof)(?<!\bfor)(?<!\bwith)(?<!\bfrom)(?<!\bby)\s*(?=\?|$)",
+    re.I,
+)  # a relative clause only, not one ending in its own stranded preposition ("the regions called that repressors bind
+# to"): "What is it called when ..." already reads well, and "when"/"where" clauses misparse
+
+
 def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
     q = " ".join(question.split())
@@ -92,6 +101,9 @@ def prepare_question(question: str) -> Prepared:
     q = _UNPUNCTUATED_WH.sub(". ", q)  # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
+    # "What is the process called in which X?" -> "What is the process in which X called?", whose blank the "is
+    # called" rule fills ("The process in which X is called absorption", not "The process called in which X is ...")
+    q = _CALLED_BEFORE_CLAUSE.sub(r"\1 \2 \3 called", q)
     inverted = False
     if _EXCEPT.search(q):
         q = _EXCEPT.sub("", q)
