@@ -550,6 +550,55 @@ SUPERLATIVES = [
     ),
 ]
 
+# a passive or "be" inside a clause of the subject is not the question's verb; the stem's auxiliary said twice by
+# the source is said once
+CLAUSE_INSIDE_THE_SUBJECT = [
+    (
+        "What is the base unit that frequency is typically measured in?",
+        "hertz",
+        "The base unit that frequency is typically measured in is hertz.",
+    ),
+    (
+        "What are the structures in the cytoplasm where proteins are made?",
+        "ribosomes",
+        "The structures in the cytoplasm where proteins are made are ribosomes.",
+    ),
+    (
+        "What is the result when two monosaccharides are bound together?",
+        "disaccharide",
+        "The result when two monosaccharides are bound together is a disaccharide.",
+    ),
+    (
+        "What was the first amino acid to be isolated?",
+        "asparagine",
+        "The first amino acid to be isolated was asparagine.",
+    ),
+    (
+        "How is carbon dioxide and water vapor that is produced by cellular respiration released?",
+        "exhalation",
+        "Carbon dioxide and water vapor that is produced by cellular respiration is released by exhalation.",
+    ),
+    (
+        "What is a disorder of glucose metabolism in which insulin production by the pancreas is impaired?",
+        "diabetes mellitus",
+        "Diabetes mellitus is a disorder of glucose metabolism in which insulin production by the pancreas is"
+        " impaired.",
+    ),
+    # "have" is the clause's own verb before a naming participle
+    (
+        "What are temporary feet that protists have called?",
+        "pedicules",
+        "Temporary feet that protists have are called pedicules.",
+    ),
+    ("What are bacteria that stain purple are called?", "bacilli", "Bacteria that stain purple are called bacilli."),
+    ("What substance are physical objects are made of?", "matter", "Physical objects are made of matter."),
+    (
+        "What are are organisms that feed on small pieces of organic matter?",
+        "deposit feeders",
+        "Organisms that feed on small pieces of organic matter are deposit feeders.",
+    ),
+]
+
 
 # every family above: the claim each real question and answer must give
 FAMILIES = {
@@ -566,6 +615,7 @@ FAMILIES = {
     "names": NAMES,
     "one_preposition": ONE_PREPOSITION,
     "superlatives": SUPERLATIVES,
+    "clause_inside_the_subject": CLAUSE_INSIDE_THE_SUBJECT,
 }
 
 

@@ -181,8 +181,9 @@ class Multi2Claim(Pipeline):
                 # 10: "What is the term for X?" -> "X is called ANSWER"; 11: title-case options lowered when they are
                 # common words ("Malaria"), no article before mass nouns of any length; 12: "has" + a participle that
                 # modifies a noun is the main verb; 13: QA2D rules-v5 (articles by the noun's countability); 14: names
-                # cased, one preposition, superlatives term first, "X called that ..." -> "X that ... is called"
-                version="14",
+                # cased, one preposition, superlatives term first, "X called that ..." -> "X that ... is called";
+                # 15: rules-v6: a passive inside the subject is not the question's verb, a doubled auxiliary said once
+                version="15",
             ),
             Stage(
                 "embed explanations",

@@ -91,6 +91,17 @@ _CALLED_BEFORE_CLAUSE = re.compile(
 # to"): "What is it called when ..." already reads well, and "when"/"where" clauses misparse
 
 
+# typos of the source: "What are are organisms that ...", "What bone is is one of a pair ..."
+_DOUBLED_AUX = re.compile(r"^((?:what|which|who)(?:\s+[\w-]+){0,2}?\s+(is|are|was|were))\s+\2\b", re.I)
+# the stem's auxiliary said again before a final participle: "What is first year after birth is called?", "What
+# are changes in ... are known as?", "What substance are physical objects are made of?"
+_AUX_BEFORE_CALLED = re.compile(
+    r"^((?:what|which)\b(?:\s+[\w-]+){0,2}?\s+(is|are|was|were)\b.+?)\s+\2\s+"
+    r"((?:\w+ly\s+)?(?:called|named|termed|known as|made of|made up of|composed of|referred to as))\s*\??$",
+    re.I,
+)
+
+
 def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
     q = " ".join(question.split())
@@ -104,6 +115,8 @@ def prepare_question(question: str) -> Prepared:
     # "What is the process called in which X?" -> "What is the process in which X called?", whose blank the "is
     # called" rule fills ("The process in which X is called absorption", not "The process called in which X is ...")
     q = _CALLED_BEFORE_CLAUSE.sub(r"\1 \2 \3 called", q)
+    q = _DOUBLED_AUX.sub(r"\1", q)  # "What are are organisms that ..." (a typo of the source)
+    q = _AUX_BEFORE_CALLED.sub(r"\1 \3", q)  # "What are bacteria that stain purple are called?"
     inverted = False
     if _EXCEPT.search(q):
         q = _EXCEPT.sub("", q)
@@ -166,7 +179,7 @@ class RuleQA2D:
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
         # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
         # names in lower-cased options cased from the KB (_cased_names)
-        self.model_id = f"rules-v5+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v6+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1280,17 +1293,44 @@ def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None
         return next((k for k, t in enumerate(rest) if t.tag_ == "VBN"), None)
     # A form of "be": passive or progressive main verb, or none (copular).
     for k, t in enumerate(rest):
-        participle = k > 0 and t.tag_ in ("VBN", "VBG", "VBD") and rest[k - 1].lower_ not in ("that", "which", "who")
-        if participle and (t.dep_ == "ROOT" or (adverbial and t.tag_ != "VBG")):
+        participle = (
+            k > 0
+            and t.tag_ in ("VBN", "VBG", "VBD")
+            and rest[k - 1].lower_ not in ("that", "which", "who")
+            and rest[k - 1].tag_ not in ("DT", "PDT", "PRP$")  # "any given surface": an adjective
+        )
+        main = t.dep_ == "ROOT" or (adverbial and t.tag_ != "VBG")
+        if participle and main and not _own_auxiliary(rest, k, adverbial):
             return k
     k = len(rest) - 1
     while k > 0 and rest[k].tag_ in _TRAILING_OK:
         k -= 1
     if k > 0 and rest[k].tag_ in ("VBN", "VBG", "VBD") and rest[k - 1].tag_ not in ("IN", "TO"):
-        return k  # not a gerund object: "involved in the process of breathing"
+        # not a gerund object ("involved in the process of breathing"), nor the passive of a clause inside the
+        # subject ("What is the base unit that frequency is typically measured in?": "measured" has its own "is")
+        return None if _own_auxiliary(rest, k, adverbial) else k
     if k > 2 and rest[k].tag_ == "VB" and rest[k - 1].tag_ == "TO" and rest[k - 2].tag_ == "VBN":
         return k - 2  # the infinitive lacks its object, the wh-word: "What is X used to measure" (passive "used")
     return None
+
+
+def _own_auxiliary(rest: list[Any], k: int, adverbial: bool) -> bool:
+    """The participle ``rest[k]`` has an auxiliary of its own before it (adverbs between): it is the verb of a
+    clause inside the subject ("the structures where proteins are made", "the first amino acid to be isolated",
+    "the environment to which it has adapted"), not the main verb of the fronted auxiliary. Not "have" before a
+    naming verb ("the feet that protists have called": "have" is the clause's own verb), nor "to be" after
+    where / why / how ("Where are meerkats most likely to be found?": the participle is the question's verb)."""
+    j = k - 1
+    while j > 0 and _true_adverb(rest[j]):
+        j -= 1
+    if j <= 0:
+        return False
+    aux = rest[j].lower_
+    if aux in ("has", "have", "had"):
+        return rest[k].lower_ not in ("called", "named", "termed", "known")
+    if aux == "be":
+        return not adverbial
+    return aux in BE_FORMS | {"been", "being"}
 
 
 def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: Any) -> str:
