@@ -599,6 +599,42 @@ CLAUSE_INSIDE_THE_SUBJECT = [
     ),
 ]
 
+# a question word left in place at the end of a statement: the answer takes its place ("in" before a place only where
+# the statement has no preposition or verb of its own for it)
+IN_SITU_AT_THE_END = [
+    (
+        "Most geological activity takes place where?",
+        "at plate boundaries",
+        "Most geological activity takes place at plate boundaries.",
+    ),
+    ("Nearly all earthquakes occur where?", "plate boundaries", "Nearly all earthquakes occur in plate boundaries."),
+    (
+        "Upon ovulation, the oocyte released by the ovary is swept into where?",
+        "uterine tube",
+        "Upon ovulation, the oocyte released by the ovary is swept into the uterine tube.",
+    ),
+    (
+        "For each initial glucose molecules, two pyruvate molecules will enter where?",
+        "the mitochondria",
+        "For each initial glucose molecules, two pyruvate molecules will enter the mitochondria.",
+    ),
+    (
+        "Most of a mushroom's surface area is actually where?",
+        "underground",
+        "Most of a mushroom's surface area is actually underground.",
+    ),
+    (
+        "Changing electric and mnagnetic fields radiate outward when?",
+        "charged particles accelerate",
+        "Changing electric and mnagnetic fields radiate outward when charged particles accelerate.",
+    ),
+    (
+        "The name of the cation comes first, followed by the name of the anion, in what kind of compound?",
+        "ionic compound",
+        "The name of the cation comes first, followed by the name of the anion, in an ionic compound.",
+    ),
+]
+
 
 # every family above: the claim each real question and answer must give
 FAMILIES = {
@@ -616,6 +652,7 @@ FAMILIES = {
     "one_preposition": ONE_PREPOSITION,
     "superlatives": SUPERLATIVES,
     "clause_inside_the_subject": CLAUSE_INSIDE_THE_SUBJECT,
+    "in_situ_at_the_end": IN_SITU_AT_THE_END,
 }
 
 

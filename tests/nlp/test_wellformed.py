@@ -20,6 +20,7 @@ def parse():  # type: ignore[no-untyped-def]
         ("Digestive enzymes speeds up the reactions of chemical digestion.", "agreement"),
         ("The sun, moon, and stars appears to travel from east to west.", "agreement"),
         ("Which of the following is the most likely diagnosis.", "question_words"),
+        ("A spider has how many legs.", "question_words"),
         ("What causes the seasons on Earth.", "wh_question_order"),
         ("Fossil fuels fuels provide most of the world's energy.", "repeated_word"),
         ("Results regarding the genetic architecture of autism spectrum disorder.", "no_finite_verb"),
@@ -47,6 +48,8 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "Pain scores were measured before and after.",
         "Mice received 10 mg of the drug each.",
         "The drug affected splicing, transcription, or both.",
+        # "how much" opening a clause of its own (a SciQ conversion the check rejected, 2026-11-27)
+        "The measure of how much a given volume of matter decreases under pressure is called compressibility.",
     ],
 )
 def test_well_formed_claims_pass(parse, text: str) -> None:  # type: ignore[no-untyped-def]

@@ -62,7 +62,7 @@ class ClaimCheck:
         lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
         # v3: words that lost their leading symbol ("The -diversity") and a verb with no subject are rejected; v4:
         # a claim may not end in a preposition, subordinator or determiner ("associated with a decrease in.")
-        self.model_id = f"wellformed-v4+{self._nlp.model_id}{lm_id}"
+        self.model_id = f"wellformed-v5+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:
         if not texts:

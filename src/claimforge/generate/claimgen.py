@@ -634,7 +634,8 @@ class ClaimGen(Pipeline):
                 # and subordinate roots rejected, appositions without a comma kept, figure pointers removed, "As
                 # mentioned," openers; abbreviations written out without a doubled word; the claim check wellformed-v4;
                 # 6: "As expected" openers without a comma; 7: QA2D rules-v5 (entity claims); 8: the rest of rules-v5;
-                # 9: QA2D rules-v6 (a passive inside the subject is not the question's verb)
+                # 9: QA2D rules-v7 (a passive inside the subject is not the question's verb; wh-words in place at the
+                # end), the claim check wellformed-v5
             ),
             Stage(
                 "choose evidence",

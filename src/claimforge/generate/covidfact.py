@@ -253,8 +253,9 @@ class CovidFact(Pipeline):
                 # 6: the claim check's lost symbols and subject-less verbs (wellformed-v3); 7: wellformed-v4, titles
                 # that open with an auxiliary are questions ("Do audits decrease compliance ..."), aims too; a root
                 # the lexicon does not know as a verb, or a bare verb without a subject, is a headline fragment; 8: no
-                # capital on a function word from the source (restore_case)
-                version="8",
+                # capital on a function word from the source (restore_case); 9: wellformed-v5 ("how much" opening a
+                # clause of its own is no question left)
+                version="9",
             ),
             Stage(
                 "find sources",
@@ -304,8 +305,9 @@ class CovidFact(Pipeline):
                 # ("related to" -> "dissociated to"), no reversed verb before a purpose clause (blind reading 6);
                 # 10: the claim check wellformed-v3; 11: wellformed-v4, one counter-claim per replaced word, no antonym
                 # for an attributive participle or a compared adjective, no reversal of a verb coordinated with
-                # another or in a negated or hedged title (the PMC titles build and its blind reading)
-                version="11",
+                # another or in a negated or hedged title (the PMC titles build and its blind reading);
+                # 12: wellformed-v5
+                version="12",
             ),
             Stage(
                 "pair NEI evidence",

@@ -182,7 +182,8 @@ class Multi2Claim(Pipeline):
                 # common words ("Malaria"), no article before mass nouns of any length; 12: "has" + a participle that
                 # modifies a noun is the main verb; 13: QA2D rules-v5 (articles by the noun's countability); 14: names
                 # cased, one preposition, superlatives term first, "X called that ..." -> "X that ... is called";
-                # 15: rules-v6: a passive inside the subject is not the question's verb, a doubled auxiliary said once
+                # 15: rules-v7: a passive inside the subject is not the question's verb, a doubled auxiliary said once,
+                # where / when / "in what kind of N" left in place at the end answered there; wellformed-v5
                 version="15",
             ),
             Stage(

@@ -424,13 +424,18 @@ _QUESTION_LEFT = re.compile(
 )
 
 
+# "how much" opening a clause of its own is no question left: "The measure of how much a given volume of matter
+# decreases under pressure is called compressibility" (not "A year has how many days")
+_EMBEDDED_HOW = re.compile(r"how (?:many|much) (?:a|an|the|this|that|these|those|it|they|we|you|one)\b", re.I)
+
+
 def question_left(text: str, doc: Any) -> list[str]:
     """What is left of a question in a claim: a question mark, "which of the following", "all of the above", "how
     many", a blank, or a sentence that opens with a wh-word followed by a verb ("What causes ...")."""
     reasons = []
     if "?" in text:
         reasons.append("question_mark")
-    m = _QUESTION_LEFT.search(text)
+    m = next((m for m in _QUESTION_LEFT.finditer(text) if not _EMBEDDED_HOW.match(text, m.start())), None)
     if m:
         reasons.append(reason("question_words", repr(m.group(0))))
     toks = [t for t in doc if not t.is_punct]

@@ -110,6 +110,7 @@ def prepare_question(question: str) -> Prepared:
         q = head  # "What force opposes motion? for example a car braking" -> the question only
     q = _QUOTED.sub(r"\1 \2", q)  # 'what higher-level "classification" of science' -> a plain noun phrase
     q = _UNPUNCTUATED_WH.sub(". ", q)  # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence
+    q = re.sub(r"^wich\b", "Which", q, flags=re.I)  # a typo of the source
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
     # "What is the process called in which X?" -> "What is the process in which X called?", whose blank the "is
@@ -179,7 +180,7 @@ class RuleQA2D:
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
         # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
         # names in lower-cased options cased from the KB (_cased_names)
-        self.model_id = f"rules-v6+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v7+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -620,6 +621,9 @@ def _find_wh(doc: Any) -> WhPhrase | None:
     nominal = [t for t in cands if t.lower_ in WH_NOMINAL or _how_quant(t)]
     for t in nominal:
         return _phrase(doc, t)
+    words = [t for t in doc if not t.is_punct]
+    if len(words) > 2 and words[-1].lower_ in ("where", "when") and words[-1] in cands:
+        return _phrase(doc, words[-1])  # in situ at the end: "Most geological activity takes place where?"
     # A bare where/when/why/how is a question word only when an auxiliary or verb follows it at the start.
     for t in cands:
         if (
@@ -947,6 +951,23 @@ def _replace(doc: Any, start: int, end: int, text: str) -> str:
     return f"{before}{text} {after}".strip()
 
 
+_PLACE_OBJECT_VERBS = frozenset(["enter", "leave", "reach", "exit", "cross", "visit", "inhabit", "occupy", "penetrate"])
+
+
+def _place_object_verb(t: Any) -> bool:
+    """A verb whose object is a place ("enters where?", "leaves where?", also when tagged as a noun)."""
+    from lemminflect import getAllLemmas
+
+    lemmas = {t.lemma_.lower(), *getAllLemmas(t.lower_).get("VERB", ())}
+    return bool(lemmas & _PLACE_OBJECT_VERBS)
+
+
+_PLACE_ADVERBS = frozenset(
+    "underground outside inside indoors outdoors abroad overseas offshore upstairs downstairs everywhere nowhere "  # noqa: SIM905
+    "here there above below nearby elsewhere internally externally upward downward".split()
+)
+
+
 def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str, Any]) -> str:
     filler = _answer_phrase(ph, doc, answer, adoc, flags)
     cstart = _clause_start(doc, doc[ph.start])
@@ -954,7 +975,12 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
     if ph.start > cstart and not (ph.prep and ph.start == cstart):
         # In situ: "temperature is proportional to what other property" -> replace in place.
         if ph.kind == "adverb":
-            filler = _adverbial(ph.adverb, answer, adoc)
+            before = doc[ph.start - 1] if ph.start > 0 else None
+            # "swept into where?", "before it leaves where?" (a place as the object), "is actually where?" +
+            # "underground": the answer as it is, no "in" before it
+            bare = before is not None and (before.pos_ == "ADP" or _place_object_verb(before))
+            bare = bare or answer.lower() in _PLACE_ADVERBS
+            filler = answer if bare else _adverbial(ph.adverb, answer, adoc)
         start = ph.start
         if start > 0 and doc[start - 1].lemma_.lower() == "do" and len(adoc) and _verb_answer(adoc):
             start -= 1  # "began to do what" + "break up" -> "began to break up"; "will do what" + "rust"
@@ -977,6 +1003,10 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
     last_answer_word = answer.split()[-1].lower() if answer.split() else ""
     if nxt + 1 < len(doc) and doc[nxt].lower_ == last_answer_word and doc[nxt].lower_ not in AUX_WORDS:
         nxt += 1  # "What fuels provide ..." + "fossil fuels": the tagger read "fuels" as the verb
+    if nxt >= len(doc) and ph.start > 0 and ph.kind != "adverb":
+        # the wh-phrase ends a statement after a comma: "The name of the cation comes first, ..., in what kind of
+        # compound?" -> "..., in an ionic compound"
+        return _replace(doc, ph.start, ph.end, f"{ph.prep.lower()} {filler}" if ph.prep else filler)
     if nxt >= len(doc):
         raise ConversionError("bare_wh_word")
     aux = doc[nxt]
