@@ -635,6 +635,23 @@ IN_SITU_AT_THE_END = [
     ),
 ]
 
+# a singular count noun the tagger reads alone as an adjective ("atom", "ocean") still gets its article; metals and
+# verbs after "do" do not
+ANSWERS_TAGGED_ALONE = [
+    ("What is the basic unit of matter?", "atom", "The basic unit of matter is an atom."),
+    ("Most cnidarians live where?", "ocean", "Most cnidarians live in the ocean."),
+    (
+        "What is the smallest unit of a chemical element called?",
+        "atom",
+        "The smallest unit of a chemical element is called an atom.",
+    ),
+    (
+        "What is typically used to shield things from gamma rays?",
+        "lead",
+        "Lead is typically used to shield things from gamma rays.",
+    ),
+]
+
 
 # every family above: the claim each real question and answer must give
 FAMILIES = {
@@ -653,6 +670,7 @@ FAMILIES = {
     "superlatives": SUPERLATIVES,
     "clause_inside_the_subject": CLAUSE_INSIDE_THE_SUBJECT,
     "in_situ_at_the_end": IN_SITU_AT_THE_END,
+    "answers_tagged_alone": ANSWERS_TAGGED_ALONE,
 }
 
 

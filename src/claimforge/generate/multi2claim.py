@@ -183,8 +183,9 @@ class Multi2Claim(Pipeline):
                 # modifies a noun is the main verb; 13: QA2D rules-v5 (articles by the noun's countability); 14: names
                 # cased, one preposition, superlatives term first, "X called that ..." -> "X that ... is called";
                 # 15: rules-v7: a passive inside the subject is not the question's verb, a doubled auxiliary said once,
-                # where / when / "in what kind of N" left in place at the end answered there; wellformed-v5
-                version="15",
+                # where / when / "in what kind of N" left in place at the end answered there; wellformed-v5;
+                # 16: rules-v8: an answer the tagger does not read as a noun alone ("atom") still gets its article
+                version="16",
             ),
             Stage(
                 "embed explanations",

@@ -180,7 +180,7 @@ class RuleQA2D:
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
         # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
         # names in lower-cased options cased from the KB (_cased_names)
-        self.model_id = f"rules-v7+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v8+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -310,8 +310,9 @@ class RuleQA2D:
             if not results[i][2] and not opens and not self._proper_name(clean):
                 arts, head, slot = _article_variants(text, clean, adoc)
                 kind = self._countability(head) if arts else None
-                if kind == "mass":  # "is an insulin", "is the glucose", "called a pressure": no article
-                    arts = []
+                tagged = any(t.lower_ == head and t.tag_ == "NN" for t in adoc)  # not a noun by lemminflect only
+                if kind == "mass" or (kind != "count" and not tagged):
+                    arts = []  # "is an insulin", "is the glucose", "called a pressure", "The marble": no article
                 elif kind == "count" and _PREDICATE_SLOT.search(slot):
                     # a bare singular count noun after "is called", "an example of", "is", "into" ... is not English:
                     # "the" or "a" by default ("is called a diverging lens"); the bare wording only when clearly
@@ -1150,10 +1151,25 @@ _MASS_HEADS = frozenset(
     (  # noqa: SIM905
         "pressure change water acid decay tissue transport temperature light therapy drift fluid "
         "potential speed time torque matter efficiency air fog momentum work rain behavior mass cancer blood "
-        "voltage heat sugar salt oil soil ice carbon oxygen nitrogen hydrogen iron disease "
+        "voltage heat sugar salt oil soil ice carbon oxygen nitrogen hydrogen iron lead copper zinc tin disease "
         "diabetes block rock sand dust smoke food waste damage growth flow power current charge stress strain "
     ).split()
 )
+
+
+def _noun_head(toks: list[Any]) -> bool:
+    """The answer's last word is a singular common noun: tagged NN, or, since the tagger reads a word alone badly
+    ("atom", "ocean" tagged JJ), a word lemminflect knows only as a noun (or as a noun and an adjective after a
+    modifier: "dependent variable")."""
+    from lemminflect import getAllLemmas
+
+    last = toks[-1]
+    if last.tag_ == "NN":
+        return True
+    if last.tag_ in ("NNS", "NNP", "NNPS") or not last.is_alpha:
+        return False
+    lemmas = getAllLemmas(last.lower_)
+    return lemmas.get("NOUN") == (last.lower_,) and ("ADJ" not in lemmas or len(toks) > 1)
 
 
 def _article_variants(text: str, answer: str, adoc: Any) -> tuple[list[str], str | None, str]:
@@ -1167,7 +1183,7 @@ def _article_variants(text: str, answer: str, adoc: Any) -> tuple[list[str], str
         toks = toks[:of]
     # one singular noun, or one after up to two modifiers ("excretory system", "boiling point"; 2026-11-27 reading:
     # missing articles were the most common wording fault of a SciQ build)
-    if not 1 <= len(toks) <= 3 or toks[-1].tag_ != "NN" or any(t.tag_ not in _NP_MODIFIER_TAGS for t in toks[:-1]):
+    if not 1 <= len(toks) <= 3 or not _noun_head(toks) or any(t.tag_ not in _NP_MODIFIER_TAGS for t in toks[:-1]):
         return [], None, ""
     if not answer.islower() or not answer.replace(" ", "").isalpha():  # not "iron-def", "oxygen-poor blood"
         return [], None, ""
@@ -1188,7 +1204,7 @@ def _article_variants(text: str, answer: str, adoc: Any) -> tuple[list[str], str
     # not after a determiner, nor after "of" ("a type of cell", "the unit of force"), but "an example of an inclined
     # plane", "part of the adrenal system" (2026-11-27 reading)
     # nor after "the term" ("The term organelle is used ...")
-    if re.search(r"\b(the|a|an|this|that|its|their|his|her|no|term|word)\s+$", before, re.I) or re.search(
+    if re.search(r"\b(the|a|an|this|that|its|their|his|her|no|term|word|do)\s+$", before, re.I) or re.search(
         r"(?<!\bexample )(?<!\bpart )\bof\s+$", before, re.I
     ):
         return [], None, ""
