@@ -652,6 +652,32 @@ ANSWERS_TAGGED_ALONE = [
     ),
 ]
 
+# from a triage reading of 150 SciQ conversions (2026-11-27): "else" left behind, an adjective answer's kept noun
+# without its article, "a" before a plural answer, two prepositions
+TRIAGE_35 = [
+    (
+        "Amphibians are ectothermic vertebrates that divide their time between freshwater and what else?",
+        "terrestrial habitats",
+        "Amphibians are ectothermic vertebrates that divide their time between freshwater and terrestrial habitats.",
+    ),
+    (
+        "Oxygenated blood is transported by what system?",
+        "circulatory",
+        "Oxygenated blood is transported by the circulatory system.",
+    ),
+    (
+        "Alleles that carry deadly diseases are usually which type?",
+        "dominant",
+        "Alleles that carry deadly diseases are usually the dominant type.",
+    ),
+    (
+        "A cartilaginous joint where the bones are joined by fibrocartilage is called a what?",
+        "vesicles",
+        "A cartilaginous joint where the bones are joined by fibrocartilage is called vesicles.",
+    ),
+    ("At what time of life does menopause occur?", "in middle adulthood", "Menopause occurs in middle adulthood."),
+]
+
 
 # every family above: the claim each real question and answer must give
 FAMILIES = {
@@ -671,6 +697,7 @@ FAMILIES = {
     "clause_inside_the_subject": CLAUSE_INSIDE_THE_SUBJECT,
     "in_situ_at_the_end": IN_SITU_AT_THE_END,
     "answers_tagged_alone": ANSWERS_TAGGED_ALONE,
+    "triage_35": TRIAGE_35,
 }
 
 

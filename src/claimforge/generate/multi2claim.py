@@ -184,8 +184,10 @@ class Multi2Claim(Pipeline):
                 # cased, one preposition, superlatives term first, "X called that ..." -> "X that ... is called";
                 # 15: rules-v7: a passive inside the subject is not the question's verb, a doubled auxiliary said once,
                 # where / when / "in what kind of N" left in place at the end answered there; wellformed-v5;
-                # 16: rules-v8: an answer the tagger does not read as a noun alone ("atom") still gets its article
-                version="16",
+                # 16: rules-v8: an answer the tagger does not read as a noun alone ("atom") still gets its article;
+                # 17: rules-v9: "what else" without "else", articles for an adjective answer with its kept noun, no
+                # "a" before a plural answer, the answer's own preposition after a fronted one
+                version="17",
             ),
             Stage(
                 "embed explanations",

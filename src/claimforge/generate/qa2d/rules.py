@@ -111,6 +111,7 @@ def prepare_question(question: str) -> Prepared:
     q = _QUOTED.sub(r"\1 \2", q)  # 'what higher-level "classification" of science' -> a plain noun phrase
     q = _UNPUNCTUATED_WH.sub(". ", q)  # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence
     q = re.sub(r"^wich\b", "Which", q, flags=re.I)  # a typo of the source
+    q = re.sub(r"\b(what|which)\s+else\b", r"\1", q, flags=re.I)  # "... freshwater and what else?": no "else" left
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
     # "What is the process called in which X?" -> "What is the process in which X called?", whose blank the "is
@@ -180,7 +181,7 @@ class RuleQA2D:
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
         # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
         # names in lower-cased options cased from the KB (_cased_names)
-        self.model_id = f"rules-v8+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v9+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -196,7 +197,7 @@ class RuleQA2D:
         for r, req, prep in zip(chosen, requests, prepared, strict=True):
             if r.text:
                 answer = _clean_answer(req.answer)
-                text = _single_preposition(r.text, answer, prep.text)
+                text = _no_article_before_plural(_single_preposition(r.text, answer, prep.text), answer)
                 r = r.model_copy(update={"text": self._cased_names(text, answer) if self._names else text})
             out.append(r)
         return out
@@ -293,6 +294,16 @@ class RuleQA2D:
         if self._lm is None:
             return out
         variants: dict[int, tuple[list[str], list[int]]] = {}
+        # an adjective answer that kept the asked noun is judged with it ("circulatory" + "system": "by the
+        # circulatory system"): the answer and the word after it, parsed together
+        kept = {
+            i: m.group(0)
+            for i, (req, r) in enumerate(zip(requests, results, strict=True))
+            if r[1] and out[i].text
+            for m in [re.search(rf"{_answer_pattern(_clean_answer(req.answer)).pattern}\s+[a-z]+", out[i].text or "")]
+            if m
+        }
+        kept_docs = dict(zip(kept, self._nlp.parse(list(kept.values())), strict=True)) if kept else {}
         for i, (req, prep, qdoc, adoc) in enumerate(zip(requests, prepared, qdocs, adocs, strict=True)):
             text = out[i].text
             if not text:
@@ -308,9 +319,13 @@ class RuleQA2D:
             opens = raw[:1].isupper() and " " not in raw and text.lower().startswith(clean.lower())
             defaults = [0]  # the candidates the claim may stay with; the others must be clearly more fluent
             if not results[i][2] and not opens and not self._proper_name(clean):
-                arts, head, slot = _article_variants(text, clean, adoc)
+                phrase_doc = kept_docs.get(i, adoc)
+                arts, head, slot = _article_variants(text, kept.get(i, clean), phrase_doc)
+                if not arts and i in kept:  # "liquid equations": a plural head; the answer alone, as before
+                    phrase_doc = adoc
+                    arts, head, slot = _article_variants(text, clean, adoc)
                 kind = self._countability(head) if arts else None
-                tagged = any(t.lower_ == head and t.tag_ == "NN" for t in adoc)  # not a noun by lemminflect only
+                tagged = any(t.lower_ == head and t.tag_ == "NN" for t in phrase_doc)  # not by lemminflect only
                 if kind == "mass" or (kind != "count" and not tagged):
                     arts = []  # "is an insulin", "is the glucose", "called a pressure", "The marble": no article
                 elif kind == "count" and _PREDICATE_SLOT.search(slot):
@@ -1102,6 +1117,17 @@ def _answer_pattern(answer: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(answer)}(?![\w-])", re.I)
 
 
+def _no_article_before_plural(text: str, answer: str) -> str:
+    """No "a"/"an" before a plural answer ("is called a what?" + "vesicles" -> "is called vesicles")."""
+    from lemminflect import getAllLemmas
+
+    last = answer.split()[-1].lower() if answer.split() else ""
+    lemmas = getAllLemmas(last)
+    if not lemmas.get("NOUN") or last in lemmas["NOUN"] or "ADJ" in lemmas or not last.endswith("s"):
+        return text
+    return re.sub(rf"\b[Aa]n? ({re.escape(answer)})\b", r"\1", text, count=1)
+
+
 def _single_preposition(text: str, answer: str, question: str) -> str:
     """The preposition before the answer said once: the question's fronted and stranded copies ("In what unit is
     frequency measured in?" -> "... measured in hertz", not "in in hertz"), or the question's own and the
@@ -1461,7 +1487,9 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     else:
         aux_text = aux.lower_ if not _acronym(aux.text) else aux.text
 
-    if ph.prep is not None:
+    if ph.prep is not None and len(adoc) and adoc[0].pos_ == "ADP" and filler == answer:
+        ins = filler  # "At what time of life ..." + "in middle adulthood": the answer's own preposition
+    elif ph.prep is not None:
         ins = f"{ph.prep.lower()} {filler}"
     elif ph.kind == "adverb" and ph.adverb == "where" and rest and rest[-1].pos_ == "ADP":
         ins = answer  # "Where do ecosystems get their energy from?" -> "... from the sun"
