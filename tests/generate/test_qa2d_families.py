@@ -482,7 +482,7 @@ NAMES = [
     (
         "The measure of magnetic fields is named after a serbian physicist. what is his name?",
         "nikola tesla",
-        "The measure of magnetic fields is named after a serbian physicist. His name is Nikola Tesla.",
+        "The measure of magnetic fields is named after a Serbian physicist. His name is Nikola Tesla.",
     ),
     # a plural of a common noun is not the taxon or person WordNet spells like it ("Fungi", "Chambers")
     (
@@ -678,6 +678,23 @@ TRIAGE_35 = [
     ("At what time of life does menopause occur?", "in middle adulthood", "Menopause occurs in middle adulthood."),
 ]
 
+# SciQ lower-cases its questions: names and acronyms the knowledge base always capitalises are cased in the whole
+# claim, not words the question uses as verbs ("acts", "led")
+CASED_QUESTION_WORDS = [
+    (
+        "What structure is made from dna and protein molecules coiled together?",
+        "chromosome",
+        "The chromosome is made from DNA and protein molecules coiled together.",
+    ),
+    ("What is the ph level of neutral, pure water?", "seven", "The pH level of neutral, pure water is seven."),
+    ("Where does the krebs cycle take place?", "in the matrix", "The Krebs cycle takes place in the matrix."),
+    (
+        "What is the name for a combination of elements that acts as a different substance?",
+        "compound",
+        "A combination of elements that acts as a different substance is called a compound.",
+    ),
+]
+
 
 # every family above: the claim each real question and answer must give
 FAMILIES = {
@@ -698,6 +715,7 @@ FAMILIES = {
     "in_situ_at_the_end": IN_SITU_AT_THE_END,
     "answers_tagged_alone": ANSWERS_TAGGED_ALONE,
     "triage_35": TRIAGE_35,
+    "cased_question_words": CASED_QUESTION_WORDS,
 }
 
 

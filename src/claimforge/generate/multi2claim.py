@@ -186,8 +186,9 @@ class Multi2Claim(Pipeline):
                 # where / when / "in what kind of N" left in place at the end answered there; wellformed-v5;
                 # 16: rules-v8: an answer the tagger does not read as a noun alone ("atom") still gets its article;
                 # 17: rules-v9: "what else" without "else", articles for an adjective answer with its kept noun, no
-                # "a" before a plural answer, the answer's own preposition after a fronted one
-                version="17",
+                # "a" before a plural answer, the answer's own preposition after a fronted one; 18: rules-v10: the
+                # question's lower-cased names and acronyms cased ("dna" -> "DNA", "krebs cycle" -> "Krebs cycle")
+                version="18",
             ),
             Stage(
                 "embed explanations",

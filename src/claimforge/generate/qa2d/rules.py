@@ -181,7 +181,7 @@ class RuleQA2D:
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
         # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
         # names in lower-cased options cased from the KB (_cased_names)
-        self.model_id = f"rules-v9+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v10+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -198,7 +198,9 @@ class RuleQA2D:
             if r.text:
                 answer = _clean_answer(req.answer)
                 text = _no_article_before_plural(_single_preposition(r.text, answer, prep.text), answer)
-                r = r.model_copy(update={"text": self._cased_names(text, answer) if self._names else text})
+                if self._names:
+                    text = self._cased_words(self._cased_names(text, answer))
+                r = r.model_copy(update={"text": text})
             out.append(r)
         return out
 
@@ -228,6 +230,28 @@ class RuleQA2D:
             return cased
 
         return _answer_pattern(answer).sub(span, text)
+
+    def _cased_words(self, text: str) -> str:
+        """The claim's other words with the capitals the knowledge base always writes them with: exam questions are
+        often lower-cased ("dna", "krebs cycle", "mendel's"), so words taken from the question are cased like the
+        answer's (the same guards: not a function word, a verb, an adverb or a common noun's plural, nor a word the
+        KB also writes in lower case, "newton", "earth"), and not a word lemminflect knows as a verb, adjective or
+        adverb ("acts", "led", "mars") or a name particle ("de broglie")."""
+
+        from lemminflect import getAllLemmas
+
+        def word(w: re.Match[str]) -> str:
+            low = w.group(0).lower()
+            if w.group(0) not in (low, low.capitalize()) or low in _NAME_PARTICLES or len(low) < 2:
+                return w.group(0)
+            if getAllLemmas(low).keys() & {"VERB", "ADJ", "ADV"}:
+                return w.group(0)  # "acts", "led", "fed", "mars": a verb or adjective in the question
+            form = self._name_form(low)
+            if form is None:
+                return w.group(0)
+            return form[0].upper() + form[1:] if w.start() == 0 and not form[1:2].isupper() else form
+
+        return re.sub(r"(?<![\w'-])[A-Za-z][a-z]+(?=(?:'s\b)?(?![\w'-]))", word, text)
 
     def _proper_name(self, answer: str) -> bool:
         """A name that takes no article ("Nikola Tesla", "van Gogh", "Mars", "DNA"): the KB spells every word of it
