@@ -695,6 +695,22 @@ CASED_QUESTION_WORDS = [
     ),
 ]
 
+# "What does X do (to Y)?" + a verb phrase: the answer's verb in the place of "do", Y as its object
+WHAT_DOES_X_DO = [
+    (
+        "What does increased temperature do to a substance's kinetic energy?",
+        "increases",
+        "Increased temperature increases a substance's kinetic energy.",
+    ),
+    (
+        "What does antifreeze do to the freezing temperature of the water in car radiators?",
+        "lowers it",
+        "Antifreeze lowers the freezing temperature of the water in car radiators.",
+    ),
+    ("What does oil do when mixed with water?", "forms droplets", "Oil forms droplets when mixed with water."),
+    ("What does the human heart do?", "pump blood", "The human heart pumps blood."),
+]
+
 
 # every family above: the claim each real question and answer must give
 FAMILIES = {
@@ -716,6 +732,7 @@ FAMILIES = {
     "answers_tagged_alone": ANSWERS_TAGGED_ALONE,
     "triage_35": TRIAGE_35,
     "cased_question_words": CASED_QUESTION_WORDS,
+    "what_does_x_do": WHAT_DOES_X_DO,
 }
 
 

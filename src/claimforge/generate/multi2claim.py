@@ -187,8 +187,9 @@ class Multi2Claim(Pipeline):
                 # 16: rules-v8: an answer the tagger does not read as a noun alone ("atom") still gets its article;
                 # 17: rules-v9: "what else" without "else", articles for an adjective answer with its kept noun, no
                 # "a" before a plural answer, the answer's own preposition after a fronted one; 18: rules-v10: the
-                # question's lower-cased names and acronyms cased ("dna" -> "DNA", "krebs cycle" -> "Krebs cycle")
-                version="18",
+                # question's lower-cased names and acronyms cased ("dna" -> "DNA", "krebs cycle" -> "Krebs cycle");
+                # 19: rules-v11: "What does X do (to Y)?" + a verb phrase -> "X VERBs (Y)"
+                version="19",
             ),
             Stage(
                 "embed explanations",

@@ -181,7 +181,7 @@ class RuleQA2D:
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
         # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
         # names in lower-cased options cased from the KB (_cased_names)
-        self.model_id = f"rules-v10+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v11+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1502,6 +1502,10 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     if subj[:1].isupper() and first.tag_ not in ("NNP", "NNPS") and not _acronym(first.text):
         subj = subj[0].lower() + subj[1:]
     rest = rest_all[n_subj:]
+    if is_do and ph.kind == "nominal" and ph.prep is None and rest and rest[0].lemma_.lower() == "do":
+        done = _what_does_x_do(rest, aux, answer, adoc)
+        if done is not None:  # "What does erosion do to pieces of broken rock?" + "moves them"
+            return f"{subj} {done}"
     words = [t.text_with_ws for t in rest]
     if is_do:
         tag = {"does": "VBZ", "did": "VBD", "do": "VBP"}[aux.lower_]
@@ -1530,6 +1534,32 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     else:
         words.insert(slot, f" {ins} ")
     return f"{subj} {aux_text} {adverbs} {predicate} {''.join(words)}"
+
+
+def _what_does_x_do(rest: list[Any], aux: Any, answer: str, adoc: Any) -> str | None:
+    """The predicate for "What does X do [to Y] ...?" and a verb-phrase answer, "do" replaced by the answer's verb:
+    "+ increases" -> "increases a substance's kinetic energy"; "+ lowers it" -> "lowers the freezing temperature of
+    ..." (the pronoun standing for Y); "+ forms droplets" -> "forms droplets when mixed with water". None when the
+    answer is no verb phrase."""
+    if not _verb_answer(adoc):
+        return None
+    tag = {"does": "VBZ", "did": "VBD", "do": "VBP"}[aux.lower_]
+    verb_phrase = _inflected_answer(answer, tag)
+    after = rest[1:]
+    tail = "".join(t.text_with_ws for t in after).strip()
+    if after and after[0].lower_ == "to":
+        noun = after[0].head
+        if noun.i > after[0].i and noun.left_edge.i == after[0].i:
+            obj = after[0].doc[after[0].i + 1 : noun.right_edge.i + 1].text
+            tail = after[0].doc[noun.right_edge.i + 1 : after[-1].i + 1].text
+            words = verb_phrase.split()
+            if len(words) > 1 and words[-1].lower() in ("it", "them"):
+                verb_phrase = " ".join([*words[:-1], obj])
+            elif len(words) == 1:
+                verb_phrase = f"{verb_phrase} {obj}"
+            else:
+                return None  # "moves them along" + "to Y": no place for Y
+    return f"{verb_phrase} {tail}".strip()
 
 
 def _adjective_with_open_preposition(toks: list[Any]) -> int | None:
