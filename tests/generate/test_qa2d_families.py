@@ -711,6 +711,22 @@ WHAT_DOES_X_DO = [
     ("What does the human heart do?", "pump blood", "The human heart pumps blood."),
 ]
 
+# an article after "of" unless a classifier or measure comes before it (reading of 2026-11-27: "A tumor of pituitary
+# gland", "layer of dermis")
+ARTICLE_AFTER_OF = [
+    (
+        "A tumor of what gland can cause hypersecretion of growth hormone?",
+        "pituitary gland",
+        "A tumor of the pituitary gland can cause hypersecretion of growth hormone.",
+    ),
+    (
+        "The posterior pituitary is an extension of what?",
+        "hypothalamus",
+        "The posterior pituitary is an extension of the hypothalamus.",
+    ),
+    ("Alpha emission is a type of what?", "radioactivity", "Alpha emission is a type of radioactivity."),
+]
+
 
 # every family above: the claim each real question and answer must give
 FAMILIES = {
@@ -733,6 +749,7 @@ FAMILIES = {
     "triage_35": TRIAGE_35,
     "cased_question_words": CASED_QUESTION_WORDS,
     "what_does_x_do": WHAT_DOES_X_DO,
+    "article_after_of": ARTICLE_AFTER_OF,
 }
 
 

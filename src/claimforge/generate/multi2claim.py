@@ -188,8 +188,9 @@ class Multi2Claim(Pipeline):
                 # 17: rules-v9: "what else" without "else", articles for an adjective answer with its kept noun, no
                 # "a" before a plural answer, the answer's own preposition after a fronted one; 18: rules-v10: the
                 # question's lower-cased names and acronyms cased ("dna" -> "DNA", "krebs cycle" -> "Krebs cycle");
-                # 19: rules-v11: "What does X do (to Y)?" + a verb phrase -> "X VERBs (Y)"
-                version="19",
+                # 19: rules-v11: "What does X do (to Y)?" + a verb phrase -> "X VERBs (Y)"; 20: rules-v12: an article
+                # may follow "of" unless a classifier or measure precedes it ("a tumor of the pituitary gland")
+                version="20",
             ),
             Stage(
                 "embed explanations",

@@ -181,7 +181,7 @@ class RuleQA2D:
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
         # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
         # names in lower-cased options cased from the KB (_cased_names)
-        self.model_id = f"rules-v11+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v12+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1207,6 +1207,14 @@ _MASS_HEADS = frozenset(
 )
 
 
+# words after which "of" takes a bare noun: classifiers, measures, quantifiers, verbs of composition
+_CLASSIFIERS_BEFORE_OF = "|".join(
+    "types? kinds? forms? sorts? class(?:es)? units? variet(?:y|ies) groups? numbers? amounts? pieces? made composed "  # noqa: SIM905
+    "consists? consisting lots? out because instead terms one some most all each both many few any none much "
+    "rate speed degree level state process study science measure unit symbol name".split()
+)
+
+
 def _noun_head(toks: list[Any]) -> bool:
     """The answer's last word is a singular common noun: tagged NN, or, since the tagger reads a word alone badly
     ("atom", "ocean" tagged JJ), a word lemminflect knows only as a noun (or as a noun and an adjective after a
@@ -1251,11 +1259,11 @@ def _article_variants(text: str, answer: str, adoc: Any) -> tuple[list[str], str
     if m is None:
         return [], None, ""
     before = text[: m.start()]
-    # not after a determiner, nor after "of" ("a type of cell", "the unit of force"), but "an example of an inclined
-    # plane", "part of the adrenal system" (2026-11-27 reading)
-    # nor after "the term" ("The term organelle is used ...")
+    # not after a determiner, nor after "of" that follows a classifier or a measure ("a type of cell", "the unit of
+    # force", "made of"), but "an example of an inclined plane", "part of the adrenal system", "a tumor of the
+    # pituitary gland", "a layer of the dermis" (2026-11-27 readings); nor after "the term" ("The term organelle ...")
     if re.search(r"\b(the|a|an|this|that|its|their|his|her|no|term|word|do)\s+$", before, re.I) or re.search(
-        r"(?<!\bexample )(?<!\bpart )\bof\s+$", before, re.I
+        rf"\b(?:{_CLASSIFIERS_BEFORE_OF})\s+of\s+$", before, re.I
     ):
         return [], None, ""
     found = text[m.start() : m.end()]
