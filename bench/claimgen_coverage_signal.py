@@ -69,6 +69,8 @@ class Coverage:
 
         hc, pc, wc = self._encode(claim, 256)
         he, _, we = self._encode(evidence, 512)
+        if len(pc) <= 2 or len(he) <= 2:  # type: ignore[arg-type]
+            return 0.0, 0.0  # an empty claim or evidence
         inner = slice(1, -1)  # [CLS] and [SEP] out
         sim = (hc[inner] @ he[inner].T).max(dim=1).values.numpy()  # type: ignore[index]
         idf = [
@@ -87,10 +89,16 @@ class Coverage:
         return piece, float(np.dot(wsim, weights) / weights.sum())
 
 
-def auc(y: Sequence[bool], s: Sequence[float]) -> float:
+def auc(y: Sequence[bool], s: Sequence[float]) -> float | None:
+    """ROC AUC, None when only one class is present."""
     from sklearn.metrics import roc_auc_score
 
-    return float(roc_auc_score(list(y), list(s)))
+    return round(float(roc_auc_score(list(y), list(s))), 3) if len(set(y)) == 2 else None
+
+
+def share(y: np.ndarray) -> float | None:
+    """The share of True in ``y``, None when empty (JSON has no NaN)."""
+    return round(float(y.mean()), 3) if len(y) else None
 
 
 def main() -> None:
@@ -117,15 +125,15 @@ def main() -> None:
         rows = {
             f"coverage>={t:.2f}": {
                 "n": int((gated & (word >= t)).sum()),
-                "precision": round(float(y[gated & (word >= t)].mean()), 3) if (gated & (word >= t)).any() else None,
+                "precision": share(y[gated & (word >= t)]),
             }
             for t in (0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
         }
         out[split] = {
             "pairs": len(pairs),
             "supported": round(float(y.mean()), 3),
-            "auc": {"judge": round(auc(y, ent), 3), "piece": round(auc(y, piece), 3), "word": round(auc(y, word), 3)},
-            f"judge>={args.gate}": {"n": int(gated.sum()), "precision": round(float(y[gated].mean()), 3)},
+            "auc": {"judge": auc(y, ent), "piece": auc(y, piece), "word": auc(y, word)},
+            f"judge>={args.gate}": {"n": int(gated.sum()), "precision": share(y[gated])},
             "with word coverage": rows,
         }
     read_y, read_s = [], []
@@ -145,11 +153,7 @@ def main() -> None:
         out["read"] = {
             "examples": len(read_y),
             "read_supported": sum(read_y),
-            "auc": {
-                "judge": round(auc(read_y, ent), 3),
-                "piece": round(auc(read_y, piece), 3),
-                "word": round(auc(read_y, word), 3),
-            },
+            "auc": {"judge": auc(read_y, ent), "piece": auc(read_y, piece), "word": auc(read_y, word)},
             "word>=0.65": {
                 "n": sum(w >= 0.65 for w in word),
                 "read_supported": sum(r for r, w in zip(read_y, word, strict=True) if w >= 0.65),

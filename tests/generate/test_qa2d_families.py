@@ -727,6 +727,25 @@ ARTICLE_AFTER_OF = [
     ("Alpha emission is a type of what?", "radioactivity", "Alpha emission is a type of radioactivity."),
 ]
 
+# cases from the review of rules v6-v12: what the new rules must not do
+REVIEW_35 = [
+    (
+        "What is the material that the cell wall is made of?",
+        "cellulose",
+        "The material that the cell wall is made of is cellulose.",
+    ),
+    ("What is the disease known to be spread by?", "mosquitoes", "The disease is known to be spread by mosquitoes."),
+    ("Sugars are made in the leaves where?", "chloroplasts", "Sugars are made in the leaves in chloroplasts."),
+    ("What does sugar do to water?", "dissolves", None),  # "Sugar dissolves water" would be wrong
+    ("At what age do children walk?", "around one year", "Children walk at around one year."),
+    ("A tissue is a what?", "group of cells", "A tissue is a group of cells."),
+    (
+        "What do plants do to prevent water loss at night?",
+        "close their leaves",
+        "Plants close their leaves to prevent water loss at night.",
+    ),
+]
+
 
 # every family above: the claim each real question and answer must give
 FAMILIES = {
@@ -750,6 +769,7 @@ FAMILIES = {
     "cased_question_words": CASED_QUESTION_WORDS,
     "what_does_x_do": WHAT_DOES_X_DO,
     "article_after_of": ARTICLE_AFTER_OF,
+    "review_35": REVIEW_35,
 }
 
 
@@ -757,5 +777,5 @@ FAMILIES = {
     ("question", "answer", "expected"),
     [pytest.param(*case, id=f"{family}-{i}") for family, cases in FAMILIES.items() for i, case in enumerate(cases)],
 )
-def test_families(conv, question: str, answer: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+def test_families(conv, question: str, answer: str, expected: str | None) -> None:  # type: ignore[no-untyped-def]
     assert _claim(conv, question, answer) == expected

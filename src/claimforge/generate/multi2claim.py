@@ -182,15 +182,16 @@ class Multi2Claim(Pipeline):
                 # common words ("Malaria"), no article before mass nouns of any length; 12: "has" + a participle that
                 # modifies a noun is the main verb; 13: QA2D rules-v5 (articles by the noun's countability); 14: names
                 # cased, one preposition, superlatives term first, "X called that ..." -> "X that ... is called";
-                # 15: rules-v7: a passive inside the subject is not the question's verb, a doubled auxiliary said once,
-                # where / when / "in what kind of N" left in place at the end answered there; wellformed-v5;
+                # 15: rules-v6 and v7: a passive inside the subject is not the question's verb, a doubled auxiliary said
+                # once, where / when / "in what kind of N" left in place at the end answered there; wellformed-v5;
                 # 16: rules-v8: an answer the tagger does not read as a noun alone ("atom") still gets its article;
                 # 17: rules-v9: "what else" without "else", articles for an adjective answer with its kept noun, no
                 # "a" before a plural answer, the answer's own preposition after a fronted one; 18: rules-v10: the
                 # question's lower-cased names and acronyms cased ("dna" -> "DNA", "krebs cycle" -> "Krebs cycle");
                 # 19: rules-v11: "What does X do (to Y)?" + a verb phrase -> "X VERBs (Y)"; 20: rules-v12: an article
-                # may follow "of" unless a classifier or measure precedes it ("a tumor of the pituitary gland")
-                version="20",
+                # may follow "of" unless a classifier or measure precedes it ("a tumor of the pituitary gland"); 21:
+                # rules-v13 (review fixes: raising verbs, "do to" objects, partitives, plural heads before "of")
+                version="21",
             ),
             Stage(
                 "embed explanations",

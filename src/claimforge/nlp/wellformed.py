@@ -426,7 +426,7 @@ _QUESTION_LEFT = re.compile(
 
 # "how much" opening a clause of its own is no question left: "The measure of how much a given volume of matter
 # decreases under pressure is called compressibility" (not "A year has how many days")
-_EMBEDDED_HOW = re.compile(r"how (?:many|much) (?:a|an|the|this|that|these|those|it|they|we|you|one)\b", re.I)
+_EMBEDDED_HOW = re.compile(r"how (?:many|much) (?:a|an|the|this|that|these|those|it|they|we|you|one)(?![\w-])", re.I)
 
 
 def question_left(text: str, doc: Any) -> list[str]:

@@ -94,12 +94,28 @@ _CALLED_BEFORE_CLAUSE = re.compile(
 # typos of the source: "What are are organisms that ...", "What bone is is one of a pair ..."
 _DOUBLED_AUX = re.compile(r"^((?:what|which|who)(?:\s+[\w-]+){0,2}?\s+(is|are|was|were))\s+\2\b", re.I)
 # the stem's auxiliary said again before a final participle: "What is first year after birth is called?", "What
-# are changes in ... are known as?", "What substance are physical objects are made of?"
+# are changes in ... are known as?", "What substance are physical objects are made of?"; not when a relative clause
+# has its own (:func:`_said_twice`)
 _AUX_BEFORE_CALLED = re.compile(
     r"^((?:what|which)\b(?:\s+[\w-]+){0,2}?\s+(is|are|was|were)\b.+?)\s+\2\s+"
     r"((?:\w+ly\s+)?(?:called|named|termed|known as|made of|made up of|composed of|referred to as))\s*\??$",
     re.I,
 )
+
+
+def _said_twice(q: str) -> str:
+    """The stem's auxiliary said once (:data:`_AUX_BEFORE_CALLED`), unless a relative clause in between takes the
+    second one as its own: "that the cell wall is made of", "that atoms are made of" (the word after the relative
+    pronoun is no verb), not "that stain purple are called"."""
+    from lemminflect import getAllLemmas
+
+    m = _AUX_BEFORE_CALLED.match(q)
+    if m is None:
+        return q
+    rel = re.search(r"\b(?:that|which|who|whom|where|when)\s+([\w-]+)", m.group(1), re.I)
+    if rel is not None and "VERB" not in getAllLemmas(rel.group(1).lower()):
+        return q
+    return m.expand(r"\1 \3")
 
 
 def prepare_question(question: str) -> Prepared:
@@ -118,7 +134,7 @@ def prepare_question(question: str) -> Prepared:
     # called" rule fills ("The process in which X is called absorption", not "The process called in which X is ...")
     q = _CALLED_BEFORE_CLAUSE.sub(r"\1 \2 \3 called", q)
     q = _DOUBLED_AUX.sub(r"\1", q)  # "What are are organisms that ..." (a typo of the source)
-    q = _AUX_BEFORE_CALLED.sub(r"\1 \3", q)  # "What are bacteria that stain purple are called?"
+    q = _said_twice(q)  # "What are bacteria that stain purple are called?"
     inverted = False
     if _EXCEPT.search(q):
         q = _EXCEPT.sub("", q)
@@ -180,8 +196,13 @@ class RuleQA2D:
         # v3: gaps after "be" (X is used to measure ?); v4: "What do you call X?" -> "X is called ANSWER", articles
         # for multi-word singular answers, "X is an example of ANSWER", "most" opening a subject, "is called?" blanks,
         # "What is a/an X?" -> "ANSWER is a/an X"; v5: articles by the answer noun's countability (_countability),
-        # names in lower-cased options cased from the KB (_cased_names)
-        self.model_id = f"rules-v12+{self._nlp.model_id}{parts}"
+        # names in lower-cased options cased from the KB (_cased_names); v6: a passive inside the subject is not the
+        # question's verb (_own_auxiliary), a doubled auxiliary said once; v7: where / when left at the end answered in
+        # place; v8: articles before answers the tagger misreads alone (_noun_head); v9: "what else", kept-noun
+        # articles, no "a" before plurals, the answer's own preposition; v10: the question's names cased
+        # (_cased_words); v11: "What does X do (to Y)?" (_what_does_x_do); v12: articles after "of"; v13: review fixes
+        # (docs/qa2d_quality.md, session 35)
+        self.model_id = f"rules-v13+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -247,8 +268,8 @@ class RuleQA2D:
             if getAllLemmas(low).keys() & {"VERB", "ADJ", "ADV"}:
                 return w.group(0)  # "acts", "led", "fed", "mars": a verb or adjective in the question
             form = self._name_form(low)
-            if form is None:
-                return w.group(0)
+            if form is None or (len(low) < 3 and (form.istitle() or form in _US_STATES)):
+                return w.group(0)  # two letters: "pH", "UV", "LH"; not symbols or states ("ta" -> "Ta", "va" -> "VA")
             return form[0].upper() + form[1:] if w.start() == 0 and not form[1:2].isupper() else form
 
         return re.sub(r"(?<![\w'-])[A-Za-z][a-z]+(?=(?:'s\b)?(?![\w'-]))", word, text)
@@ -661,9 +682,6 @@ def _find_wh(doc: Any) -> WhPhrase | None:
     nominal = [t for t in cands if t.lower_ in WH_NOMINAL or _how_quant(t)]
     for t in nominal:
         return _phrase(doc, t)
-    words = [t for t in doc if not t.is_punct]
-    if len(words) > 2 and words[-1].lower_ in ("where", "when") and words[-1] in cands:
-        return _phrase(doc, words[-1])  # in situ at the end: "Most geological activity takes place where?"
     # A bare where/when/why/how is a question word only when an auxiliary or verb follows it at the start.
     for t in cands:
         if (
@@ -674,6 +692,9 @@ def _find_wh(doc: Any) -> WhPhrase | None:
             return _phrase(doc, t)
         if _how_adj(t):
             return _phrase(doc, t)
+    words = [t for t in doc if not t.is_punct]
+    if len(words) > 2 and words[-1].lower_ in ("where", "when") and words[-1] in cands:
+        return _phrase(doc, words[-1])  # in situ at the end: "Most geological activity takes place where?"
     return None
 
 
@@ -991,6 +1012,12 @@ def _replace(doc: Any, start: int, end: int, text: str) -> str:
     return f"{before}{text} {after}".strip()
 
 
+# prepositions that only approximate a number ("at around one year"): the question's own stays before them
+_APPROX = frozenset(["about", "around", "nearly", "approximately", "roughly"])
+_US_STATES = frozenset(
+    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA "  # noqa: SIM905
+    "RI SC SD TN TX UT VT VA WA WV WI WY DC".split()
+)
 _PLACE_OBJECT_VERBS = frozenset(["enter", "leave", "reach", "exit", "cross", "visit", "inhabit", "occupy", "penetrate"])
 
 
@@ -1018,7 +1045,16 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             before = doc[ph.start - 1] if ph.start > 0 else None
             # "swept into where?", "before it leaves where?" (a place as the object), "is actually where?" +
             # "underground": the answer as it is, no "in" before it
-            bare = before is not None and (before.pos_ == "ADP" or _place_object_verb(before))
+            # a verb, or a word after a pronoun ("it leaves where?"; not the noun in "made in the leaves where?")
+            verbal = before is not None and (
+                before.pos_ in ("VERB", "AUX")
+                or doc[before.i - 1 : before.i].text.lower() in ("it", "they", "he", "she", "we", "you")
+            )
+            bare = before is not None and (
+                before.pos_ == "ADP" or (ph.adverb == "where" and verbal and _place_object_verb(before))
+            )
+            if before is not None and before.pos_ == "ADP" and len(adoc) and adoc[0].pos_ == "ADP":
+                answer = " ".join(answer.split()[1:]) or answer  # "swept into where?" + "into the ocean"
             bare = bare or answer.lower() in _PLACE_ADVERBS
             filler = answer if bare else _adverbial(ph.adverb, answer, adoc)
         start = ph.start
@@ -1145,11 +1181,16 @@ def _no_article_before_plural(text: str, answer: str) -> str:
     """No "a"/"an" before a plural answer ("is called a what?" + "vesicles" -> "is called vesicles")."""
     from lemminflect import getAllLemmas
 
-    last = answer.split()[-1].lower() if answer.split() else ""
+    head_words = re.split(r"\s+of\s+", answer, maxsplit=1)[0].split()  # "a rainbow of colors": "rainbow" decides
+    last = head_words[-1].lower() if head_words else ""
     lemmas = getAllLemmas(last)
     if not lemmas.get("NOUN") or last in lemmas["NOUN"] or "ADJ" in lemmas or not last.endswith("s"):
         return text
-    return re.sub(rf"\b[Aa]n? ({re.escape(answer)})\b", r"\1", text, count=1)
+    m = re.search(rf"\b(an?) (?={_answer_pattern(answer).pattern})", text, re.I)
+    if m is None:
+        return text
+    out = text[: m.start()] + text[m.end() :]
+    return out[0].upper() + out[1:] if m.start() == 0 and out else out
 
 
 def _single_preposition(text: str, answer: str, question: str) -> str:
@@ -1207,11 +1248,12 @@ _MASS_HEADS = frozenset(
 )
 
 
-# words after which "of" takes a bare noun: classifiers, measures, quantifiers, verbs of composition
+# words after which "of" takes a bare noun: classifiers, measures, verbs of composition (not partitives: "most of the
+# brain", "out of the heart")
 _CLASSIFIERS_BEFORE_OF = "|".join(
     "types? kinds? forms? sorts? class(?:es)? units? variet(?:y|ies) groups? numbers? amounts? pieces? made composed "  # noqa: SIM905
-    "consists? consisting lots? out because instead terms one some most all each both many few any none much "
-    "rate speed degree level state process study science measure unit symbol name".split()
+    "consists? consisting lots? because instead terms rates? speeds? degrees? levels? states? process(?:es)? study "
+    "science measures? symbols? names? categor(?:y|ies) species famil(?:y|ies)".split()
 )
 
 
@@ -1403,7 +1445,17 @@ def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None
             and rest[k - 1].lower_ not in ("that", "which", "who")
             and rest[k - 1].tag_ not in ("DT", "PDT", "PRP$")  # "any given surface": an adjective
         )
-        main = t.dep_ == "ROOT" or (adverbial and t.tag_ != "VBG")
+        # a raising participle before "to" is the fronted auxiliary's verb ("What is the disease known to be spread
+        # by?" -> "The disease is known to be spread by ..."), whatever the parser made the root
+        raising = (
+            t.tag_ == "VBN"
+            and t.lower_ in _RAISING
+            and rest[k + 1 : k + 2]
+            and rest[k + 1].lower_ == "to"
+            and (rest[-1].tag_ in ("IN", "RP", "TO") or rest[-1].lower_ == "be")  # the gap after it, not "thought
+            # to play a role in the process" (a reduced relative)
+        )
+        main = t.dep_ == "ROOT" or (adverbial and t.tag_ != "VBG") or bool(raising)
         if participle and main and not _own_auxiliary(rest, k, adverbial):
             return k
     k = len(rest) - 1
@@ -1416,6 +1468,12 @@ def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None
     if k > 2 and rest[k].tag_ == "VB" and rest[k - 1].tag_ == "TO" and rest[k - 2].tag_ == "VBN":
         return k - 2  # the infinitive lacks its object, the wh-word: "What is X used to measure" (passive "used")
     return None
+
+
+_RAISING = frozenset(
+    "known thought believed said estimated expected supposed considered found shown likely unlikely certain "  # noqa: SIM905
+    "able unable reported assumed presumed".split()
+)
 
 
 def _own_auxiliary(rest: list[Any], k: int, adverbial: bool) -> bool:
@@ -1523,7 +1581,13 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     else:
         aux_text = aux.lower_ if not _acronym(aux.text) else aux.text
 
-    if ph.prep is not None and len(adoc) and adoc[0].pos_ == "ADP" and filler == answer:
+    if (
+        ph.prep is not None
+        and len(adoc)
+        and adoc[0].pos_ == "ADP"
+        and filler == answer
+        and adoc[0].lower_ not in _APPROX
+    ):
         ins = filler  # "At what time of life ..." + "in middle adulthood": the answer's own preposition
     elif ph.prep is not None:
         ins = f"{ph.prep.lower()} {filler}"
@@ -1547,8 +1611,9 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
 def _what_does_x_do(rest: list[Any], aux: Any, answer: str, adoc: Any) -> str | None:
     """The predicate for "What does X do [to Y] ...?" and a verb-phrase answer, "do" replaced by the answer's verb:
     "+ increases" -> "increases a substance's kinetic energy"; "+ lowers it" -> "lowers the freezing temperature of
-    ..." (the pronoun standing for Y); "+ forms droplets" -> "forms droplets when mixed with water". None when the
-    answer is no verb phrase."""
+    ..." (Y in the place of the answer's "it" / "them"); "+ forms droplets" -> "forms droplets when mixed with water".
+    None when the answer is no verb phrase (the general rules then apply); a ConversionError when Y has no place in
+    the answer ("+ dissolves" with "to water": "Sugar dissolves water" would be wrong)."""
     if not _verb_answer(adoc):
         return None
     tag = {"does": "VBZ", "did": "VBD", "do": "VBP"}[aux.lower_]
@@ -1557,17 +1622,36 @@ def _what_does_x_do(rest: list[Any], aux: Any, answer: str, adoc: Any) -> str | 
     tail = "".join(t.text_with_ws for t in after).strip()
     if after and after[0].lower_ == "to":
         noun = after[0].head
-        if noun.i > after[0].i and noun.left_edge.i == after[0].i:
-            obj = after[0].doc[after[0].i + 1 : noun.right_edge.i + 1].text
-            tail = after[0].doc[noun.right_edge.i + 1 : after[-1].i + 1].text
-            words = verb_phrase.split()
-            if len(words) > 1 and words[-1].lower() in ("it", "them"):
-                verb_phrase = " ".join([*words[:-1], obj])
-            elif len(words) == 1:
-                verb_phrase = f"{verb_phrase} {obj}"
-            else:
-                return None  # "moves them along" + "to Y": no place for Y
+        if noun.pos_ in ("VERB", "AUX"):  # "to prevent water loss": a purpose, not what "do to" names
+            return f"{verb_phrase} {tail}".strip()
+        if not (noun.i > after[0].i and noun.left_edge.i == after[0].i):
+            raise ConversionError("unsupported_question_form", "'do to' without its object")
+        obj = after[0].doc[after[0].i + 1 : noun.right_edge.i + 1].text
+        tail = after[0].doc[noun.right_edge.i + 1 : after[-1].i + 1].text
+        words = verb_phrase.split()
+        pronoun = next((k for k, w in enumerate(words) if k > 0 and w.lower() in ("it", "them")), None)
+        if pronoun is not None:
+            verb_phrase = " ".join([*words[:pronoun], obj, *words[pronoun + 1 :]])
+        elif len(words) == 1 and _lemma_of(words[0]) in _EFFECT_VERBS:
+            verb_phrase = f"{verb_phrase} {obj}"
+        else:
+            raise ConversionError("unsupported_question_form", f"no place for {obj!r} in the answer {answer!r}")
     return f"{verb_phrase} {tail}".strip()
+
+
+# verbs that take what "do to" names as their object ("What does heat do to ice?" + "melts" -> "melts ice")
+_EFFECT_VERBS = frozenset(
+    "increase decrease raise lower reduce damage destroy harm protect heat cool warm change affect kill break "  # noqa: SIM905
+    "attract repel strengthen weaken melt freeze dilute neutralize oxidize erode stimulate inhibit "
+    "block activate slow speed accelerate".split()
+)
+
+
+def _lemma_of(word: str) -> str:
+    from lemminflect import getLemma
+
+    lemmas = getLemma(word.lower(), upos="VERB")
+    return lemmas[0] if lemmas else word.lower()
 
 
 def _adjective_with_open_preposition(toks: list[Any]) -> int | None:
