@@ -746,6 +746,25 @@ REVIEW_35 = [
     ),
 ]
 
+# a substance the countability test is unsure of takes no article; one named as a class member keeps it
+SUBSTANCES = [
+    (
+        "What fills the epidermal cells that make up fingernails and toenails?",
+        "keratin",
+        "Keratin fills the epidermal cells that make up fingernails and toenails.",
+    ),
+    (
+        "What is the gas in smog that can damage plants called?",
+        "ozone",
+        "The gas in smog that can damage plants is called ozone.",
+    ),
+    (
+        "What do you call the carbohydrate formed when two monosaccharides bond together?",
+        "disaccharide",
+        "The carbohydrate formed when two monosaccharides bond together is called a disaccharide.",
+    ),
+]
+
 
 # every family above: the claim each real question and answer must give
 FAMILIES = {
@@ -770,6 +789,7 @@ FAMILIES = {
     "what_does_x_do": WHAT_DOES_X_DO,
     "article_after_of": ARTICLE_AFTER_OF,
     "review_35": REVIEW_35,
+    "substances": SUBSTANCES,
 }
 
 

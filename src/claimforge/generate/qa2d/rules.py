@@ -191,6 +191,7 @@ class RuleQA2D:
         self._lm = registry.build("lm", config.lm) if config.lm is not None else None
         self._names = registry.build("kb", config.names) if config.names is not None else None
         self._name_forms: dict[str, str | None] = {}  # _name_form's answers (words repeat across options)
+        self._substances: dict[str, bool] = {}  # _substance's answers
         parts = f"+{self._lm.model_id}" if self._lm is not None else ""
         parts += f"+names:{self._names.model_id}" if self._names is not None else ""
         # v3: gaps after "be" (X is used to measure ?); v4: "What do you call X?" -> "X is called ANSWER", articles
@@ -201,8 +202,8 @@ class RuleQA2D:
         # place; v8: articles before answers the tagger misreads alone (_noun_head); v9: "what else", kept-noun
         # articles, no "a" before plurals, the answer's own preposition; v10: the question's names cased
         # (_cased_words); v11: "What does X do (to Y)?" (_what_does_x_do); v12: articles after "of"; v13: review fixes
-        # (docs/qa2d_quality.md, session 35)
-        self.model_id = f"rules-v13+{self._nlp.model_id}{parts}"
+        # (docs/qa2d_quality.md, session 35); v14: no article before a substance the countability test is unsure of
+        self.model_id = f"rules-v14+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -273,6 +274,19 @@ class RuleQA2D:
             return form[0].upper() + form[1:] if w.start() == 0 and not form[1:2].isupper() else form
 
         return re.sub(r"(?<![\w'-])[A-Za-z][a-z]+(?=(?:'s\b)?(?![\w'-]))", word, text)
+
+    def _substance(self, noun: str | None) -> bool:
+        """Every noun sense the names KB has for ``noun`` is a substance (WordNet's noun.substance): "keratin",
+        "lectin", "lava" (also "atom" and "protein", which the countability test calls count first)."""
+        if noun is None or self._names is None:
+            return False
+        if noun not in self._substances:
+            try:
+                types = {t for c in self._names.link(noun) for t in c.types if t.startswith("noun.")}
+            except ValueError:
+                types = set()
+            self._substances[noun] = types == {"noun.substance"}
+        return self._substances[noun]
 
     def _proper_name(self, answer: str) -> bool:
         """A name that takes no article ("Nikola Tesla", "van Gogh", "Mars", "DNA"): the KB spells every word of it
@@ -371,6 +385,13 @@ class RuleQA2D:
                     arts, head, slot = _article_variants(text, clean, adoc)
                 kind = self._countability(head) if arts else None
                 tagged = any(t.lower_ == head and t.tag_ == "NN" for t in phrase_doc)  # not by lemminflect only
+                if (
+                    kind is None
+                    and self._substance(head)
+                    and not (head or "").endswith(_COUNT_SUBSTANCE_SUFFIXES)
+                    and not _modifies_next_noun(text, kept.get(i, clean), qdoc)  # "the subsoil layer"
+                ):
+                    kind = "mass"  # unsure by frequency, a substance by the KB: "keratin", "lava", "telomerase"
                 if kind == "mass" or (kind != "count" and not tagged):
                     arts = []  # "is an insulin", "is the glucose", "called a pressure", "The marble": no article
                 elif kind == "count" and _PREDICATE_SLOT.search(slot):
@@ -1014,6 +1035,8 @@ def _replace(doc: Any, start: int, end: int, text: str) -> str:
 
 # prepositions that only approximate a number ("at around one year"): the question's own stays before them
 _APPROX = frozenset(["about", "around", "nearly", "approximately", "roughly"])
+# substances named as members of a class ("a disaccharide", "an alkane", "a macromolecule", "the solute") are count
+_COUNT_SUBSTANCE_SUFFIXES = ("ide", "ule", "lipid", "ane", "yl", "ute", "mer", "yde", "gen", "kine", "tone")
 _US_STATES = frozenset(
     "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA "  # noqa: SIM905
     "RI SC SD TN TX UT VT VA WA WV WI WY DC".split()
@@ -1255,6 +1278,23 @@ _CLASSIFIERS_BEFORE_OF = "|".join(
     "consists? consisting lots? because instead terms rates? speeds? degrees? levels? states? process(?:es)? study "
     "science measures? symbols? names? categor(?:y|ies) species famil(?:y|ies)".split()
 )
+
+
+def _modifies_next_noun(text: str, answer: str, qdoc: Any) -> bool:
+    """The answer is followed by the noun the question asked about, which it modifies ("in what layer" +
+    "subsoil": "the subsoil layer"; not the verb of "What fills ..." + "keratin")."""
+    m = _answer_pattern(answer).search(text)
+    nxt = re.match(r"\s+([a-z]+)", text[m.end() :]) if m else None
+
+    def asked(t: Any) -> bool:  # the head of "what (soil) layer"
+        for k in range(t.i - 1, max(t.i - 4, -1), -1):
+            if qdoc[k].lower_ in ("what", "which"):
+                return True
+            if qdoc[k].pos_ not in ("NOUN", "ADJ", "PROPN"):
+                return False
+        return False
+
+    return nxt is not None and any(t.lower_ == nxt.group(1) and t.pos_ == "NOUN" and asked(t) for t in qdoc)
 
 
 def _noun_head(toks: list[Any]) -> bool:
