@@ -629,7 +629,7 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="16",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                version="17",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
                 # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3; 5: misparsed coordination
                 # and subordinate roots rejected, appositions without a comma kept, figure pointers removed, "As
                 # mentioned," openers; abbreviations written out without a doubled word; the claim check wellformed-v4;
@@ -637,7 +637,7 @@ class ClaimGen(Pipeline):
                 # 9: QA2D rules-v7 (a passive inside the subject is not the question's verb; wh-words in place at the
                 # end), the claim check wellformed-v5; 10: rules-v8 (articles before answers tagged alone as
                 # adjectives); 11: rules-v9; 12: rules-v10 (names cased in the whole claim); 13: rules-v11;
-                # 14: rules-v12; 15: rules-v13; 16: rules-v14
+                # 14: rules-v12; 15: rules-v13; 16: rules-v14; 17: rules-v15
             ),
             Stage(
                 "choose evidence",

@@ -191,8 +191,9 @@ class Multi2Claim(Pipeline):
                 # 19: rules-v11: "What does X do (to Y)?" + a verb phrase -> "X VERBs (Y)"; 20: rules-v12: an article
                 # may follow "of" unless a classifier or measure precedes it ("a tumor of the pituitary gland"); 21:
                 # rules-v13 (review fixes: raising verbs, "do to" objects, partitives, plural heads before "of"); 22:
-                # rules-v14 (no article before a substance the countability test is unsure of: "Keratin fills ...")
-                version="22",
+                # rules-v14 (no article before a substance the countability test is unsure of: "Keratin fills ...");
+                # 23: rules-v15 (in-situ "do what to Y" folds Y like the fronted form: "speed the reaction up")
+                version="23",
             ),
             Stage(
                 "embed explanations",

@@ -202,8 +202,9 @@ class RuleQA2D:
         # place; v8: articles before answers the tagger misreads alone (_noun_head); v9: "what else", kept-noun
         # articles, no "a" before plurals, the answer's own preposition; v10: the question's names cased
         # (_cased_words); v11: "What does X do (to Y)?" (_what_does_x_do); v12: articles after "of"; v13: review fixes
-        # (docs/qa2d_quality.md, session 35); v14: no article before a substance the countability test is unsure of
-        self.model_id = f"rules-v14+{self._nlp.model_id}{parts}"
+        # (docs/qa2d_quality.md, session 35); v14: no article before a substance the countability test is unsure of;
+        # v15: one object-folding rule for in-situ and fronted "do to" (_fold_object)
+        self.model_id = f"rules-v15+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -236,11 +237,7 @@ class RuleQA2D:
             return text
 
         def word(w: re.Match[str]) -> str:
-            low = w.group(0).lower()
-            if w.group(0) not in (low, low.capitalize()):
-                return w.group(0)  # written with capitals already
-            form = self._name_form(low)
-            return w.group(0) if form is None else form
+            return self._kb_form(w.group(0)) or w.group(0)
 
         def span(m: re.Match[str]) -> str:
             found = m.group(0)
@@ -260,20 +257,31 @@ class RuleQA2D:
         KB also writes in lower case, "newton", "earth"), and not a word lemminflect knows as a verb, adjective or
         adverb ("acts", "led", "mars") or a name particle ("de broglie")."""
 
-        from lemminflect import getAllLemmas
-
         def word(w: re.Match[str]) -> str:
-            low = w.group(0).lower()
-            if w.group(0) not in (low, low.capitalize()) or low in _NAME_PARTICLES or len(low) < 2:
+            form = self._kb_form(w.group(0), from_question=True)
+            if form is None:
                 return w.group(0)
-            if getAllLemmas(low).keys() & {"VERB", "ADJ", "ADV"}:
-                return w.group(0)  # "acts", "led", "fed", "mars": a verb or adjective in the question
-            form = self._name_form(low)
-            if form is None or (len(low) < 3 and (form.istitle() or form in _US_STATES)):
-                return w.group(0)  # two letters: "pH", "UV", "LH"; not symbols or states ("ta" -> "Ta", "va" -> "VA")
             return form[0].upper() + form[1:] if w.start() == 0 and not form[1:2].isupper() else form
 
         return re.sub(r"(?<![\w'-])[A-Za-z][a-z]+(?=(?:'s\b)?(?![\w'-]))", word, text)
+
+    def _kb_form(self, word: str, from_question: bool = False) -> str | None:
+        """The KB's capitalised spelling of a word written in lower case (or only capitalised), else None. A word from
+        the question also must not be a verb, adjective or adverb to lemminflect ("acts", "led", "fed", "mars"), a
+        name particle, or two letters unless the spelling is like "pH", "UV" (not "ta" -> "Ta", "va" -> "VA")."""
+        from lemminflect import getAllLemmas
+
+        low = word.lower()
+        if word not in (low, low.capitalize()):
+            return None  # written with capitals already
+        if from_question and (
+            low in _NAME_PARTICLES or len(low) < 2 or getAllLemmas(low).keys() & {"VERB", "ADJ", "ADV"}
+        ):
+            return None
+        form = self._name_form(low)
+        if form is not None and from_question and len(low) < 3 and (form.istitle() or form in _US_STATES):
+            return None
+        return form
 
     def _substance(self, noun: str | None) -> bool:
         """Every noun sense the names KB has for ``noun`` is a substance (WordNet's noun.substance): "keratin",
@@ -1088,15 +1096,13 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
                 filler = _inflected_answer(answer, "VBZ" if doc[start].lower_ == "does" else "VBD")
             end = ph.end
             to = doc[end + 1] if end + 1 < len(doc) else None
-            words = filler.split()
-            pronoun = len(words) > 1 and words[-1].lower() in ("it", "them")
-            if to is not None and to.lower_ == "to" and (pronoun or len(words) == 1):
+            if to is not None and to.lower_ == "to":
                 # "does what to the current" + "increases it" (or "increases") -> "increases the current"
                 noun = to.head
                 if noun.i > to.i and noun.left_edge.i == to.i:
-                    obj = doc[to.i + 1 : noun.right_edge.i + 1].text
-                    verb = words[:-1] if pronoun else words
-                    return _replace(doc, start, noun.right_edge.i, " ".join([*verb, obj]))
+                    folded = _fold_object(filler, doc[to.i + 1 : noun.right_edge.i + 1].text, any_verb=True)
+                    if folded is not None:
+                        return _replace(doc, start, noun.right_edge.i, folded)
         return _replace(doc, start, ph.end, filler)
     nxt = ph.end + 1
     last_answer_word = answer.split()[-1].lower() if answer.split() else ""
@@ -1206,8 +1212,7 @@ def _no_article_before_plural(text: str, answer: str) -> str:
 
     head_words = re.split(r"\s+of\s+", answer, maxsplit=1)[0].split()  # "a rainbow of colors": "rainbow" decides
     last = head_words[-1].lower() if head_words else ""
-    lemmas = getAllLemmas(last)
-    if not lemmas.get("NOUN") or last in lemmas["NOUN"] or "ADJ" in lemmas or not last.endswith("s"):
+    if not _plural_form(last) or "ADJ" in getAllLemmas(last):
         return text
     m = re.search(rf"\b(an?) (?={_answer_pattern(answer).pattern})", text, re.I)
     if m is None:
@@ -1668,15 +1673,25 @@ def _what_does_x_do(rest: list[Any], aux: Any, answer: str, adoc: Any) -> str | 
             raise ConversionError("unsupported_question_form", "'do to' without its object")
         obj = after[0].doc[after[0].i + 1 : noun.right_edge.i + 1].text
         tail = after[0].doc[noun.right_edge.i + 1 : after[-1].i + 1].text
-        words = verb_phrase.split()
-        pronoun = next((k for k, w in enumerate(words) if k > 0 and w.lower() in ("it", "them")), None)
-        if pronoun is not None:
-            verb_phrase = " ".join([*words[:pronoun], obj, *words[pronoun + 1 :]])
-        elif len(words) == 1 and _lemma_of(words[0]) in _EFFECT_VERBS:
-            verb_phrase = f"{verb_phrase} {obj}"
-        else:
+        folded = _fold_object(verb_phrase, obj, any_verb=False)
+        if folded is None:
             raise ConversionError("unsupported_question_form", f"no place for {obj!r} in the answer {answer!r}")
+        verb_phrase = folded
     return f"{verb_phrase} {tail}".strip()
+
+
+def _fold_object(verb_phrase: str, obj: str, any_verb: bool) -> str | None:
+    """What "do to" names (``obj``) put into a verb-phrase answer: in the place of its "it" / "them" ("lowers it" ->
+    "lowers the freezing point"), or after a one-word answer ("increases" -> "increases the current"; with
+    ``any_verb`` False only after an effect verb, :data:`_EFFECT_VERBS`: not "Sugar dissolves water"); None when it
+    has no place."""
+    words = verb_phrase.split()
+    pronoun = next((k for k, w in enumerate(words) if k > 0 and w.lower() in ("it", "them")), None)
+    if pronoun is not None:
+        return " ".join([*words[:pronoun], obj, *words[pronoun + 1 :]])
+    if len(words) == 1 and (any_verb or _lemma_of(words[0]) in _EFFECT_VERBS):
+        return f"{verb_phrase} {obj}"
+    return None
 
 
 # verbs that take what "do to" names as their object ("What does heat do to ice?" + "melts" -> "melts ice")
