@@ -766,6 +766,120 @@ SUBSTANCES = [
 ]
 
 
+OPEN_PREDICATES = [
+    # a copular question whose predicate ends in a stranded preposition: the "is" goes after the subject
+    ("Which planet is the kuiper belt closest to?", "neptune", "The Kuiper belt is closest to Neptune."),
+    (
+        "What system is the brain the control center of?",
+        "nervous",
+        "The brain is the control center of the nervous system.",
+    ),
+    (
+        "What are biofilms resistant to many common forms of?",
+        "sterilization",
+        "Biofilms are resistant to many common forms of sterilization.",
+    ),
+    ("What class are centipedes and millipedes in?", "myriapoda", "Centipedes and millipedes are in Myriapoda."),
+    ("What type of cells are flagella rare in?", "eukaryotic", "Flagella are rare in eukaryotic cells."),
+    (
+        "Where is the potential energy of a river the highest at?",
+        "the source",
+        "The potential energy of a river is the highest at the source.",
+    ),
+    # a relative clause keeps "is" before the answer
+    (
+        "What is the most electron-pair bonds a nitrogen atom can participate in?",
+        "four",
+        "The most electron-pair bonds a nitrogen atom can participate in is four.",
+    ),
+    (
+        "What are diodes, transistors, and integrated circuits examples of?",
+        "electronic components",
+        "Diodes, transistors, and integrated circuits are examples of electronic components.",
+    ),
+]
+
+DO_AS_THE_ASKED_VERB = [
+    # "do" stands for the answer's verb phrase
+    ("What must two nuclei do for fusion to occur?", "collide", "Two nuclei must collide for fusion to occur."),
+    ("What do skeletal muscles enable the body to do?", "move", "Skeletal muscles enable the body to move."),
+    (
+        "What should you let liquid waste do before placing the container in the trash?",
+        "evaporate",
+        "You should let liquid waste evaporate before placing the container in the trash.",
+    ),
+    ("What do you need to do to water to make it steam?", "heat it", "You need to heat water to make it steam."),
+    (
+        "What does the cell cycle do?",
+        "divide and reproduce cells",
+        "The cell cycle divides and reproduces cells.",
+    ),
+    (
+        "Metallic bonds allow metals to do what, in the manner of a willow tree?",
+        "bend without breaking",
+        "Metallic bonds allow metals to bend without breaking, in the manner of a willow tree.",
+    ),
+    # an adjective that is also a verb is no verb phrase; a pro-verb in a clause of its own is no gap
+    (
+        "What will the contraction of smooth muscles help organs do?",
+        "fine motor movements",
+        "The contraction of smooth muscles will help organs do fine motor movements.",
+    ),
+    (
+        "What do most species of monkeys have that no apes or humans do?",
+        "tail",
+        "Most species of monkeys have a tail that no apes or humans do.",
+    ),
+]
+
+OPENER_WITHOUT_COMMA = [
+    (
+        "When traveling through space what do mechanical waves lose?",
+        "energy",
+        "When traveling through space, mechanical waves lose energy.",
+    ),
+    (
+        "In addition to a nucleus what do eukaryotic cells have?",
+        "organelles",
+        "In addition to a nucleus, eukaryotic cells have organelles.",
+    ),
+]
+
+NEGATIONS_AND_APOSTROPHES = [
+    # "not" after the subject goes after the auxiliary
+    (
+        "What can sodium ions not pass through?",
+        "nonpolar lipid bilayer",
+        "Sodium ions can not pass through a nonpolar lipid bilayer.",
+    ),
+    (
+        "Why do viruses not belong to any domain of life?",
+        "they are nonliving",
+        "Viruses do not belong to any domain of life because they are nonliving.",
+    ),
+    # two negations: no exception question, nothing is turned positive
+    (
+        "Antibiotics only target prokaryotic cells - they do not affect fungi, which are not prokaryotic, but instead "
+        "what?",
+        "eukaryotic",
+        "Antibiotics only target prokaryotic cells - they do not affect fungi, which are not prokaryotic, but instead "
+        "eukaryotic.",
+    ),
+    (
+        "What celestial body is the earth\u2019s main source of energy?",
+        "sun",
+        "The sun is the earth's main source of energy.",
+    ),
+    # a fill-in stem's second sentence starts with a capital before its comma
+    (
+        "Innate behaviors occur in all animals. however, they are less common in species with higher levels of what?",
+        "intelligence",
+        "Innate behaviors occur in all animals. However, they are less common in species with higher levels of "
+        "intelligence.",
+    ),
+]
+
+
 # every family above: the claim each real question and answer must give
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
@@ -790,6 +904,10 @@ FAMILIES = {
     "article_after_of": ARTICLE_AFTER_OF,
     "review_35": REVIEW_35,
     "substances": SUBSTANCES,
+    "open_predicates": OPEN_PREDICATES,
+    "do_as_the_asked_verb": DO_AS_THE_ASKED_VERB,
+    "opener_without_comma": OPENER_WITHOUT_COMMA,
+    "negations_and_apostrophes": NEGATIONS_AND_APOSTROPHES,
 }
 
 

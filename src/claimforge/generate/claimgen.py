@@ -629,7 +629,7 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="17",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                version="18",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
                 # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3; 5: misparsed coordination
                 # and subordinate roots rejected, appositions without a comma kept, figure pointers removed, "As
                 # mentioned," openers; abbreviations written out without a doubled word; the claim check wellformed-v4;
@@ -637,7 +637,8 @@ class ClaimGen(Pipeline):
                 # 9: QA2D rules-v7 (a passive inside the subject is not the question's verb; wh-words in place at the
                 # end), the claim check wellformed-v5; 10: rules-v8 (articles before answers tagged alone as
                 # adjectives); 11: rules-v9; 12: rules-v10 (names cased in the whole claim); 13: rules-v11;
-                # 14: rules-v12; 15: rules-v13; 16: rules-v14; 17: rules-v15
+                # 14: rules-v12; 15: rules-v13; 16: rules-v14; 17: rules-v15; 18: rules-v16, a capital after an inner
+                # full stop before a comma (". However,")
             ),
             Stage(
                 "choose evidence",
@@ -651,8 +652,8 @@ class ClaimGen(Pipeline):
             # version 2: negations judged against the evidence, rare-word floor (issue 11)
             # 4: KBIN matches a short substitute ("No") in the evidence in its own case; 5: minimal-edit negation
             # without "a" before a plural, "also" and "can not" handled; 6: minimal-edit removes a negation only from
-            # the main clause
-            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="6"),
+            # the main clause; 7: a capital after an inner full stop before a comma (". However,")
+            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="7"),
             Stage("unique claims", "global", self._unique, ("item", "paired"), config=("unique_claims",)),
             Stage(
                 "pair NEI evidence",

@@ -254,8 +254,8 @@ class CovidFact(Pipeline):
                 # that open with an auxiliary are questions ("Do audits decrease compliance ..."), aims too; a root
                 # the lexicon does not know as a verb, or a bare verb without a subject, is a headline fragment; 8: no
                 # capital on a function word from the source (restore_case); 9: wellformed-v5 ("how much" opening a
-                # clause of its own is no question left)
-                version="9",
+                # clause of its own is no question left); 10: a capital after an inner full stop before a comma
+                version="10",
             ),
             Stage(
                 "find sources",

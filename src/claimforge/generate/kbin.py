@@ -679,8 +679,9 @@ class KBINPipeline(Pipeline):
         return [
             # version 2: negations judged against the evidence, rare-word floor (issue 11); 3: a short substitute
             # ("No") is named by the evidence only in its own case
-            # 4, 5: a user-chosen minimal-edit negator's rules changed (2026-11-27)
-            Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original"), version="5"),
+            # 4, 5: a user-chosen minimal-edit negator's rules changed (2026-11-27); 6: a capital after an inner full
+            # stop before a comma (". However,")
+            Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original"), version="6"),
             self.label_check_stage(labels),
             self.select_stage(labels),
         ]

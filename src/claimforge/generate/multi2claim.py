@@ -192,8 +192,12 @@ class Multi2Claim(Pipeline):
                 # may follow "of" unless a classifier or measure precedes it ("a tumor of the pituitary gland"); 21:
                 # rules-v13 (review fixes: raising verbs, "do to" objects, partitives, plural heads before "of"); 22:
                 # rules-v14 (no article before a substance the countability test is unsure of: "Keratin fills ...");
-                # 23: rules-v15 (in-situ "do what to Y" folds Y like the fronted form: "speed the reaction up")
-                version="23",
+                # 23: rules-v15 (in-situ "do what to Y" folds Y like the fronted form: "speed the reaction up"); 24:
+                # rules-v16 (copular questions with a stranded preposition: "The Kuiper belt is closest to Mars"; "do"
+                # as the asked verb: "Two nuclei must collide"; an opening phrase without its comma; no exception
+                # reading with two negations; typographic apostrophes) and a capital after an inner full stop before a
+                # comma (". However,")
+                version="24",
             ),
             Stage(
                 "embed explanations",

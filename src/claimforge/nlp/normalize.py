@@ -130,10 +130,11 @@ def finish_sentence(text: str) -> str | None:
     first = t.split(" ", 1)[0]
     if t[0].islower() and not any(ch.isupper() or ch.isdigit() for ch in first[1:]):
         t = t[0].upper() + t[1:]
-    # "... a physicist. his name is" -> ". His"; not after abbreviations such as "E. coli".
+    # "... a physicist. his name is" -> ". His", ". however, after" -> ". However,"; not after abbreviations such as
+    # "E. coli", nor before a word with inner capitals or digits ("mRNA", "p53").
     # Also after "Figure A." and units ("ng/mL."), whose words are shorter.
     t = re.sub(
-        r"((?:\w{3,}|(?:Figure|Table|Fig\.) [A-Z0-9]+|\w+/\w+)[.!?] )([a-z])(?=[a-z]* )",
+        r"((?:\w{3,}|(?:Figure|Table|Fig\.) [A-Z0-9]+|\w+/\w+)[.!?] )([a-z])(?=[a-z]*[ ,;:])",
         lambda m: m.group(1) + m.group(2).upper(),
         t,
     )

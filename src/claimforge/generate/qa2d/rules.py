@@ -40,6 +40,7 @@ _NEG_AUX = re.compile(
     r")(?:\s+not\b|n't\b)",
     re.I,
 )
+_NEGATIONS = re.compile(r"\b(?:not|never|cannot)\b|n't\b", re.I)
 _NEG_WORDS = re.compile(r"\b(false|incorrect|untrue|wrong|inaccurate)\b", re.I)
 _POS_FOR = {"false": "true", "incorrect": "correct", "untrue": "true", "wrong": "correct", "inaccurate": "accurate"}
 
@@ -128,6 +129,7 @@ def prepare_question(question: str) -> Prepared:
     q = _UNPUNCTUATED_WH.sub(". ", q)  # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence
     q = re.sub(r"^wich\b", "Which", q, flags=re.I)  # a typo of the source
     q = re.sub(r"\b(what|which)\s+else\b", r"\1", q, flags=re.I)  # "... freshwater and what else?": no "else" left
+    q = q.replace("\u2019", "'")  # "What’s", "body’s": the typographic apostrophe as the rules expect it
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
     # "What is the process called in which X?" -> "What is the process in which X called?", whose blank the "is
@@ -147,7 +149,9 @@ def prepare_question(question: str) -> Prepared:
         # "According to X, the following is not a suspect" -> "..., which of the following is a suspect"
         q = re.sub(r"(?<!of )\bthe following (is|are)\s+not\b", r"which of the following \1", q, count=1, flags=re.I)
         inverted = True
-    elif _NEG_AUX.search(q):
+    elif _NEG_AUX.search(q) and len(_NEGATIONS.findall(q)) == 1:
+        # (not with a second negation: "What organisms cannot make their own food and do not eat" is no exception
+        # question, and "... cannot make their own food and do eat" would be true of no distractor)
         q = _NEG_AUX.sub(r"\1", q, count=1)
         inverted = True
     elif (re.match(r"^\s*(which|what)\b", q, re.I) or re.search(r"\bstatements?\b", q, re.I)) and (
@@ -204,7 +208,7 @@ class RuleQA2D:
         # (_cased_words); v11: "What does X do (to Y)?" (_what_does_x_do); v12: articles after "of"; v13: review fixes
         # (docs/qa2d_quality.md, session 35); v14: no article before a substance the countability test is unsure of;
         # v15: one object-folding rule for in-situ and fronted "do to" (_fold_object)
-        self.model_id = f"rules-v15+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v16+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -760,6 +764,21 @@ def _how_adj(t: Any) -> bool:
     )
 
 
+def _fronted_after_opener(doc: Any, ph: WhPhrase, cstart: int) -> bool:
+    """A wh-phrase that opens an inverted question after an opening phrase with no comma before it ("In addition
+    to a nucleus what do eukaryotic cells have", "When traveling through space what do ..."), not one in place
+    ("... to do what", "is proportional to what property")."""
+    if ph.start <= cstart + 1 or ph.prep is not None or ph.kind not in ("nominal", "det"):
+        return False
+    before, nxt = doc[ph.start - 1], ph.end + 1
+    if before.pos_ in ("ADP", "VERB", "AUX", "SCONJ", "CCONJ", "DET") or before.tag_ in ("IN", "TO", "WDT", "WP", "DT"):
+        return False
+    return nxt + 1 < len(doc) and doc[nxt].lower_ in _INVERTING and _starts_np(doc, nxt + 1)
+
+
+_INVERTING = frozenset("do does did can could will would should must might may".split())  # noqa: SIM905
+
+
 def _clause_start(doc: Any, t: Any) -> int:
     """Index where the clause holding ``t`` starts: after the last comma before it, or 0."""
     for i in range(t.i - 1, -1, -1):
@@ -1070,6 +1089,9 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
     filler = _answer_phrase(ph, doc, answer, adoc, flags)
     cstart = _clause_start(doc, doc[ph.start])
     prefix = doc[:cstart].text_with_ws if cstart > 0 else ""
+    if _fronted_after_opener(doc, ph, cstart):
+        # "When skunks are in danger what do they give off?": an opening phrase without its comma
+        cstart, prefix = ph.start, doc[: ph.start].text.rstrip() + ", "
     if ph.start > cstart and not (ph.prep and ph.start == cstart):
         # In situ: "temperature is proportional to what other property" -> replace in place.
         if ph.kind == "adverb":
@@ -1089,7 +1111,7 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             bare = bare or answer.lower() in _PLACE_ADVERBS
             filler = answer if bare else _adverbial(ph.adverb, answer, adoc)
         start = ph.start
-        if start > 0 and doc[start - 1].lemma_.lower() == "do" and len(adoc) and _verb_answer(adoc):
+        if start > 0 and doc[start - 1].lemma_.lower() == "do" and len(adoc) and _verb_answer(adoc, expected=True):
             start -= 1  # "began to do what" + "break up" -> "began to break up"; "will do what" + "rust"
             flags["verb_answer"] = True  # no article is tried before it ("can only a contract")
             if doc[start].lower_ in ("does", "did"):  # "X does what" + "rust" -> "X rusts"
@@ -1174,7 +1196,7 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         body = f"{filler} {between} {verb_text} {rest}".strip()
         body = _fix_predicate_number(body, plural)
         return prefix + _sentence_start(prefix, body)
-    return prefix + _sentence_start(prefix, _invert(doc, ph, nxt, filler, answer, adoc))
+    return prefix + _sentence_start(prefix, _invert(doc, ph, nxt, filler, answer, adoc, flags))
 
 
 _ACTION_WORDS = re.compile(
@@ -1540,7 +1562,7 @@ def _own_auxiliary(rest: list[Any], k: int, adverbial: bool) -> bool:
     return aux in BE_FORMS | {"been", "being"}
 
 
-def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: Any) -> str:
+def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: Any, flags: dict[str, Any]) -> str:
     """WH AUX SUBJ REST -> SUBJ [AUX] REST with the answer in the wh-phrase's canonical position."""
     aux = doc[aux_i]
     rest_all = list(doc[aux_i + 1 :])
@@ -1553,6 +1575,16 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     n_subj = verb_i if verb_i is not None else len(rest_all)
     if n_subj == 0:
         raise ConversionError("no_subject")
+    negated = (
+        verb_i is not None
+        and n_subj > 1
+        and rest_all[n_subj - 1].lower_ in ("not", "n't")
+        and rest_all[n_subj - 2].tag_ != "MD"  # the subject's own ("that humans cannot see")
+        and rest_all[n_subj - 2].lower_ not in AUX_WORDS
+    )
+    if negated:  # "What can sodium ions not pass through" -> "Sodium ions can not pass through ANSWER"
+        rest_all, n_subj = rest_all[: n_subj - 1] + rest_all[n_subj:], n_subj - 1
+        verb_i = n_subj
     adverbs = ""
     if aux.lower_ not in ("do", "does", "did") and verb_i is not None:
         k = n_subj
@@ -1567,6 +1599,24 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         k = _adjective_predicate(rest_all[:n_subj])  # "Why is the drift velocity negligible?"
         predicate = "".join(t.text_with_ws for t in rest_all[k:n_subj]).strip()
         rest_all, n_subj = rest_all[:k] + rest_all[n_subj:], k
+    open_predicate = (
+        verb_i is None
+        and aux.lower_ in BE_FORMS
+        and ph.prep is None
+        and (ph.kind in ("nominal", "det") or ph.adverb == "where")
+        and not (ph.kind == "nominal" and _adjective_with_open_preposition(rest_all[:n_subj]) is not None)
+    )
+    j = _open_predicate(rest_all[:n_subj]) if open_predicate else None
+    if j is not None:
+        # "What is the tail bone an example of" -> "The tail bone is an example of ANSWER"; "Which planet is the
+        # kuiper belt closest to" -> "The Kuiper belt is closest to ANSWER"; "What class are centipedes in"
+        head = "".join(t.text_with_ws for t in rest_all[:j]).strip()
+        if head[:1].isupper() and rest_all[0].tag_ not in ("NNP", "NNPS") and not _acronym(rest_all[0].text):
+            head = head[0].lower() + head[1:]
+        predicate = "".join(t.text_with_ws for t in rest_all[j:n_subj]).strip()
+        if ph.kind == "adverb" and len(adoc) and adoc[0].pos_ == "ADP":
+            filler = " ".join(answer.split()[1:]) or answer  # "the highest at" + "at the source"
+        return f"{head} {aux.lower_} {predicate} {filler}"
     if verb_i is None and aux.lower_ in BE_FORMS and ph.kind == "nominal" and ph.prep is None:
         j = _adjective_with_open_preposition(rest_all[:n_subj])
         if j is not None:  # "What is the number of electrons equal to in every atom" -> "... is equal to ANSWER in"
@@ -1575,13 +1625,6 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
                 head = head[0].lower() + head[1:]
             tail = "".join(t.text_with_ws for t in rest_all[j + 2 :]).strip()
             return f"{head} {aux.lower_} {rest_all[j].text} {rest_all[j + 1].text} {filler} {tail}"
-        j = _noun_predicate_with_open_preposition(rest_all[:n_subj])
-        if j is not None:  # "What is the tail bone an example of" -> "The tail bone is an example of ANSWER"
-            head = "".join(t.text_with_ws for t in rest_all[:j]).strip()
-            if head[:1].isupper() and rest_all[0].tag_ not in ("NNP", "NNPS") and not _acronym(rest_all[0].text):
-                head = head[0].lower() + head[1:]
-            predicate = "".join(t.text_with_ws for t in rest_all[j:n_subj]).strip()
-            return f"{head} {aux.lower_} {predicate} {filler}"
         superlative = (
             len(rest_all) > 2
             and rest_all[0].lower_ == "the"
@@ -1613,18 +1656,18 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     if subj[:1].isupper() and first.tag_ not in ("NNP", "NNPS") and not _acronym(first.text):
         subj = subj[0].lower() + subj[1:]
     rest = rest_all[n_subj:]
-    if is_do and ph.kind == "nominal" and ph.prep is None and rest and rest[0].lemma_.lower() == "do":
+    if is_do and not negated and ph.kind == "nominal" and ph.prep is None and rest and rest[0].lemma_.lower() == "do":
         done = _what_does_x_do(rest, aux, answer, adoc)
         if done is not None:  # "What does erosion do to pieces of broken rock?" + "moves them"
             return f"{subj} {done}"
     words = [t.text_with_ws for t in rest]
-    if is_do:
+    if is_do and not negated:
         tag = {"does": "VBZ", "did": "VBD", "do": "VBP"}[aux.lower_]
         for k in _coordinated_verbs(rest):
             words[k] = _inflect(rest[k], tag) + rest[k].whitespace_
         aux_text = ""
     else:
-        aux_text = aux.lower_ if not _acronym(aux.text) else aux.text
+        aux_text = (aux.lower_ if not _acronym(aux.text) else aux.text) + (" not" if negated else "")
 
     if (
         ph.prep is not None
@@ -1645,6 +1688,23 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         ins = f"{answer} {adj}" if verb_i is None else answer
     else:
         ins = filler
+    do_i = _do_without_object(rest) if ph.kind == "nominal" and ph.prep is None else None
+    if do_i is not None and _verb_answer(adoc, expected=True):
+        # "What must two nuclei do for fusion to occur" + "collide" -> "Two nuclei must collide for fusion ...";
+        # "What do you need to do to water ..." + "heat it" -> "You need to heat water ..."
+        # the main verb after "does" takes its tense ("What does the vacuole do" + "store water" -> "stores water")
+        base = _inflected_answer(
+            answer,
+            {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP") if is_do and not negated and do_i == 0 else "VB",
+        )
+        flags["verb_answer"] = True  # no article is tried before it ("to an increase")
+        end, to = do_i, rest[do_i + 1] if do_i + 1 < len(rest) else None
+        if to is not None and to.lower_ == "to" and to.head.i > to.i and to.head.left_edge.i == to.i:
+            folded = _fold_object(base, to.doc[to.i + 1 : to.head.right_edge.i + 1].text, any_verb=True)
+            if folded is not None:
+                base, end = folded, do_i + 1 + (to.head.right_edge.i - to.i)
+        words[do_i : end + 1] = [f"{base}{rest[end].whitespace_}"]
+        return f"{subj} {aux_text} {adverbs} {predicate} {''.join(words)}"
     slot = _answer_slot(ph, rest, verb_i is not None, aux)
     if slot is None:
         words.append(f" {ins} ")
@@ -1729,42 +1789,93 @@ _RELATIONAL_NOUNS = frozenset(
 )
 
 
-def _noun_predicate_with_open_preposition(toks: list[Any]) -> int | None:
-    """Where a predicate noun phrase ending in an open preposition starts in the words after "What is" ("bacteria
-    and archaea examples of", "the tail bone an example of", "color and hardness physical properties of"): the
-    index of its article, adjectives or noun; None when the words do not end in "RELATIONAL-NOUN PREP"."""
-    if len(toks) < 3 or toks[-1].tag_ != "IN" or toks[-2].lemma_.lower() not in _RELATIONAL_NOUNS:
+# the last word of a copular question's subject and predicate that has no object ("closest to", "a part of", "in")
+_STRANDED = frozenset("of in to for from with on at by into about as than like between".split())  # noqa: SIM905
+
+
+def _plural_noun_read_as_verb(toks: list[Any], k: int) -> bool:
+    """A plural noun coordinated with another that the tagger reads as a verb ("centipedes and millipedes/VBZ")."""
+    return toks[k].tag_ == "VBZ" and k >= 2 and toks[k - 1].tag_ == "CC" and toks[k - 2].tag_ in ("NNS", "NNPS")
+
+
+def _open_predicate(toks: list[Any]) -> int | None:
+    """Where the predicate starts in the words after a copular question's "is" that end in a stranded preposition
+    and hold no verb: "the tail bone | an example of", "the kuiper belt | closest to", "the brain | the control
+    center of", "biofilms | resistant to many common forms of", "the lungs | part of", "centipedes and millipedes |
+    in" (the preposition alone). None when a verb is among the words (a relative clause: "the most bonds a nitrogen
+    atom can participate in", "the galaxy we live in") or no noun ends the subject before the predicate."""
+    if len(toks) < 2 or toks[-1].lower_ not in _STRANDED or toks[-1].tag_ not in ("IN", "RP", "RB", "TO"):
         return None
-    j = len(toks) - 2
-    if toks[j - 1].tag_ == "DT" and toks[j - 1].lower_ in ("a", "an"):
-        j -= 1
-    else:
-        while j > 1 and toks[j - 1].tag_ == "JJ":
-            j -= 1
-    if j == len(toks) - 2 and toks[j - 1].dep_ == "compound":
-        return None  # "kpa, atm, and mmhg measurement units for": the relational noun is part of a compound
-    if j == 0 or (
-        toks[j - 1].tag_ not in ("NN", "NNS", "NNP", "NNPS", "CD") and toks[j - 1].pos_ not in ("NOUN", "PROPN")
+    if toks[0].tag_ not in ("DT", "PRP$", "JJ", "JJS", "CD", "NN", "NNS", "NNP", "NNPS") or toks[0].lower_ in (
+        "this",
+        "that",
+        "these",
+        "those",
     ):
-        return None  # the subject must end in a noun: "the tail bone" | "an example of"
-    return j
+        return None
+    for k, t in enumerate(toks):
+        attributive = t.tag_ in ("VBN", "VBD") and k + 1 < len(toks) and toks[k + 1].tag_ in ("NN", "NNS")
+        if t.tag_ in ("VBZ", "VBP", "VBD", "VBN", "MD") and not attributive and not _plural_noun_read_as_verb(toks, k):
+            return None  # a verb ("we live in"), not a participle before its noun ("integrated circuits")
+    last = len(toks) - 1
+    for k in range(1, len(toks)):
+        prev, t = toks[k - 1], toks[k]
+        if not (prev.tag_ in ("NN", "NNS", "NNP", "NNPS") or _plural_noun_read_as_verb(toks, k - 1)):
+            continue
+        if (
+            (k == last and prev.lemma_.lower() not in _RELATIONAL_NOUNS)  # not "..., and pivot examples | of"
+            or (t.tag_ == "DT" and t.lower_ in ("a", "an", "the"))
+            or t.tag_ in ("JJ", "JJR", "JJS", "RBS")
+            or t.lower_ == "most"
+            or (
+                k == last - 1
+                and t.lemma_.lower() in _RELATIONAL_NOUNS
+                # after a plural ("the lungs | part of") or a one-word noun ("and archaea | examples of"); not
+                # inside a compound ("mmhg measurement units for")
+                and (
+                    prev.tag_ in ("NNS", "NNPS")
+                    or (prev.dep_ != "compound" and toks[k - 2].tag_ not in ("NN", "NNS", "NNP", "NNPS"))
+                )
+            )
+        ):
+            return k
+    return None
 
 
-def _verb_answer(adoc: Any) -> bool:
+def _verb_answer(adoc: Any, expected: bool = False) -> bool:
     """An answer that is a verb phrase, or one word that can be a verb though the tagger reads it alone as a noun
-    ("rust", "melt")."""
+    ("rust", "melt"); where the question asks for a verb (``expected``: "must X do"), any answer whose first word
+    can be a verb's base form ("break up", "bend without breaking", "heat it")."""
     from lemminflect import getAllLemmas
 
     toks = [t for t in adoc if not t.is_punct]
     if toks and toks[0].pos_ == "VERB":
         return True
-    return len(toks) == 1 and "VERB" in getAllLemmas(toks[0].lower_) and not toks[0].lower_.endswith("ly")
+    if not toks or toks[0].lower_.endswith("ly") or "VERB" not in getAllLemmas(toks[0].lower_):
+        return False
+    # where a verb is asked for, not an adjective that is also a verb ("fine motor movements")
+    return len(toks) == 1 or (expected and toks[0].pos_ not in ("ADJ", "DET", "NUM", "ADV", "PRON"))
+
+
+def _do_without_object(rest: list[Any]) -> int | None:
+    """The index of a "do" in a question's clause whose object is the asked "what" ("What must two nuclei do for
+    ...", "What do skeletal muscles enable the body to do", "What should you let liquid waste do before ..."): a
+    base-form "do" not followed by its own object or "not"; None when there is none."""
+    dos = [k for k, t in enumerate(rest) if t.lower_ == "do" and t.tag_ in ("VB", "VBP")]
+    if len(dos) != 1:  # none, or "What can autotrophs do that heterotrophs cannot do"
+        return None
+    k = dos[0]
+    if any(t.lower_ in ("that", "than", "as", "which", "who") for t in rest[:k]):
+        return None  # a pro-verb in a clause of its own ("What do monkeys have that no apes or humans do")
+    if k + 1 < len(rest) and (rest[k + 1].lower_ == "not" or _starts_np_tokens(rest, k + 1)):
+        return None
+    return k
 
 
 def _inflected_answer(answer: str, tag: str) -> str:
     """The answer's verbs inflected for ``tag``: its first word and base-form verbs coordinated with it ("rust" ->
     "rusts" / "rusted"; "expand and contract" -> "expands and contracts"; "increases" stays)."""
-    from lemminflect import getInflection, getLemma
+    from lemminflect import getAllLemmas, getInflection, getLemma
 
     def inflect(word: str) -> str:
         base = getLemma(word, upos="VERB")  # "increases" is inflected already: its lemma is
@@ -1774,7 +1885,8 @@ def _inflected_answer(answer: str, tag: str) -> str:
     words = answer.split()
     out = [inflect(words[0])]
     for k in range(1, len(words)):  # "expand and contract" -> "expands and contracts"
-        coordinated = words[k - 1].lower() in ("and", "or") and getLemma(words[k], upos="VERB")[:1] == [words[k]]
+        verb = getAllLemmas(words[k]).get("VERB", ())[:1] == (words[k],)  # a base form (not "forth", "sperm")
+        coordinated = words[k - 1].lower() in ("and", "or") and verb
         out.append(inflect(words[k]) if coordinated else words[k])
     return " ".join(out)
 
