@@ -845,6 +845,25 @@ OPENER_WITHOUT_COMMA = [
     ),
 ]
 
+KEPT_NOUN_NUMBER = [
+    # the asked noun kept in the claim decides the verb's number, not the answer
+    (
+        "What term is used to describe the cellular structures responsible for protein synthesis?",
+        "ribosomes",
+        "The term ribosomes is used to describe the cellular structures responsible for protein synthesis.",
+    ),
+    (
+        "What kind of fuels include coal, oil, and natural gas?",
+        "fossil",
+        "Fossil fuels include coal, oil, and natural gas.",
+    ),
+    (
+        "Whose laws of motion are the foundation of dynamics?",
+        "newton",
+        "Newton's laws of motion are the foundation of dynamics.",
+    ),
+]
+
 NEGATIONS_AND_APOSTROPHES = [
     # "not" after the subject goes after the auxiliary
     (
@@ -908,6 +927,7 @@ FAMILIES = {
     "do_as_the_asked_verb": DO_AS_THE_ASKED_VERB,
     "opener_without_comma": OPENER_WITHOUT_COMMA,
     "negations_and_apostrophes": NEGATIONS_AND_APOSTROPHES,
+    "kept_noun_number": KEPT_NOUN_NUMBER,
 }
 
 

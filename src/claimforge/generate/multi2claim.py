@@ -196,8 +196,9 @@ class Multi2Claim(Pipeline):
                 # rules-v16 (copular questions with a stranded preposition: "The Kuiper belt is closest to Mars"; "do"
                 # as the asked verb: "Two nuclei must collide"; an opening phrase without its comma; no exception
                 # reading with two negations; typographic apostrophes) and a capital after an inner full stop before a
-                # comma (". However,")
-                version="24",
+                # comma (". However,"); 25: rules-v17 (a kept asked noun decides the verb's number: "The term
+                # ribosomes is used", "Fossil fuels include")
+                version="25",
             ),
             Stage(
                 "embed explanations",

@@ -208,7 +208,7 @@ class RuleQA2D:
         # (_cased_words); v11: "What does X do (to Y)?" (_what_does_x_do); v12: articles after "of"; v13: review fixes
         # (docs/qa2d_quality.md, session 35); v14: no article before a substance the countability test is unsure of;
         # v15: one object-folding rule for in-situ and fronted "do to" (_fold_object)
-        self.model_id = f"rules-v16+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v17+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1169,6 +1169,18 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             between = doc[nxt:j].text
             nxt, aux = j, doc[j]
         plural = _answer_plural(adoc) if ph.kind in ("nominal", "det") else None
+        if filler != answer and ph.kind == "det" and ph.noun_start is not None:
+            # the asked noun was kept ("the second stage", "the term mutations", "Aristotle's laws of motion"): its
+            # head decides the number
+            head = next(
+                (
+                    t
+                    for t in doc[ph.noun_start : ph.end]
+                    if doc[t.i + 1].lower_ == "of" and t.lemma_.lower() not in _CLASS_NOUNS and t.pos_ == "NOUN"
+                ),
+                doc[ph.end],
+            )
+            plural = head.tag_ in ("NNS", "NNPS")
         verb_text = aux.text if _acronym(aux.text) else aux.text.lower()
         if plural is not None and (aux.lower_ in SING_PLUR or aux.lower_ in PLUR_SING):
             verb_text = _agree(verb_text, plural)
@@ -1181,9 +1193,6 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             if verb_text.lower() in PLUR_SING:
                 verb_text = _agree(verb_text, False)
         elif filler != answer and ph.kind == "det":
-            plural = doc[ph.end].tag_ in ("NNS", "NNPS")  # the asked noun was kept: it decides the number
-            if plural:
-                verb_text = _agree(verb_text, True) if verb_text.lower() in PLUR_SING | SING_PLUR.keys() else verb_text
             classifier_phrase = re.search(r"\b(type|kind|form|sort|class)s? of\b", noun_text.lower())
             if (
                 not filler.lower().startswith("the ")
@@ -1839,6 +1848,8 @@ def _open_predicate(toks: list[Any]) -> int | None:
             )
         ):
             return k
+    if len(toks) > 2 and toks[-2].lemma_.lower() in _RELATIONAL_NOUNS and toks[-3].tag_ in ("NN", "NNS", "NNP", "NNPS"):
+        return len(toks) - 2  # "kpa, atm, and mmhg measurement | units for": better than no "is" in its place
     return None
 
 
