@@ -864,6 +864,28 @@ KEPT_NOUN_NUMBER = [
     ),
 ]
 
+WHERE_IN_AND_HAS = [
+    # "Where in X": the narrowing phrase opens the claim
+    (
+        "Where in the cell does photosynthesis occur?",
+        "chloroplast",
+        "In the cell, photosynthesis occurs in the chloroplast.",
+    ),
+    ("Where in the atom is a neutron found?", "the nucleus", "In the atom, a neutron is found in the nucleus."),
+    # "has" before a relative clause's passive is the main verb, not a perfect
+    (
+        "What type of organism has spores that are spread by water and wind?",
+        "fungi",
+        "Fungi have spores that are spread by water and wind.",
+    ),
+    # the verb inflected twice in the source ("does ... takes place")
+    (
+        "Where in the lungs does gas exchange between the air and blood takes place?",
+        "alveoli",
+        "In the lungs, gas exchange between the air and blood takes place in alveoli.",
+    ),
+]
+
 NEGATIONS_AND_APOSTROPHES = [
     # "not" after the subject goes after the auxiliary
     (
@@ -928,6 +950,7 @@ FAMILIES = {
     "opener_without_comma": OPENER_WITHOUT_COMMA,
     "negations_and_apostrophes": NEGATIONS_AND_APOSTROPHES,
     "kept_noun_number": KEPT_NOUN_NUMBER,
+    "where_in_and_has": WHERE_IN_AND_HAS,
 }
 
 

@@ -197,8 +197,9 @@ class Multi2Claim(Pipeline):
                 # as the asked verb: "Two nuclei must collide"; an opening phrase without its comma; no exception
                 # reading with two negations; typographic apostrophes) and a capital after an inner full stop before a
                 # comma (". However,"); 25: rules-v17 (a kept asked noun decides the verb's number: "The term
-                # ribosomes is used", "Fossil fuels include")
-                version="25",
+                # ribosomes is used", "Fossil fuels include"); 26: rules-v18 ("Where in the cell does X occur" -> "In
+                # the cell, X occurs in ANSWER"; "has" + a passive in a relative clause is no perfect; "does X takes")
+                version="26",
             ),
             Stage(
                 "embed explanations",

@@ -208,7 +208,7 @@ class RuleQA2D:
         # (_cased_words); v11: "What does X do (to Y)?" (_what_does_x_do); v12: articles after "of"; v13: review fixes
         # (docs/qa2d_quality.md, session 35); v14: no article before a substance the countability test is unsure of;
         # v15: one object-folding rule for in-situ and fronted "do to" (_fold_object)
-        self.model_id = f"rules-v17+{self._nlp.model_id}{parts}"
+        self.model_id = f"rules-v18+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -720,7 +720,11 @@ def _find_wh(doc: Any) -> WhPhrase | None:
         if (
             t.i == _clause_start(doc, t)
             and t.i + 1 < len(doc)
-            and (doc[t.i + 1].lower_ in AUX_WORDS or doc[t.i + 1].pos_ in ("VERB", "AUX"))
+            and (
+                doc[t.i + 1].lower_ in AUX_WORDS
+                or doc[t.i + 1].pos_ in ("VERB", "AUX")
+                or (t.lower_ == "where" and _where_in(doc, t.i + 1) is not None)
+            )
         ):
             return _phrase(doc, t)
         if _how_adj(t):
@@ -728,6 +732,19 @@ def _find_wh(doc: Any) -> WhPhrase | None:
     words = [t for t in doc if not t.is_punct]
     if len(words) > 2 and words[-1].lower_ in ("where", "when") and words[-1] in cands:
         return _phrase(doc, words[-1])  # in situ at the end: "Most geological activity takes place where?"
+    return None
+
+
+def _where_in(doc: Any, i: int) -> int | None:
+    """After "where", a prepositional phrase that narrows the place before the inverted auxiliary ("Where in the
+    cell does ...", "Where on earth do ..."): the auxiliary's index, or None."""
+    if i >= len(doc) or doc[i].pos_ != "ADP" or doc[i].lower_ not in ("in", "on", "at", "within", "inside"):
+        return None
+    for k in range(i + 1, min(len(doc) - 1, i + 10)):
+        if doc[k].lower_ in AUX_WORDS:
+            return k if _starts_np(doc, k + 1) else None
+        if doc[k].is_punct or doc[k].pos_ in ("VERB", "AUX"):
+            return None
     return None
 
 
@@ -1136,6 +1153,11 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         return _replace(doc, ph.start, ph.end, f"{ph.prep.lower()} {filler}" if ph.prep else filler)
     if nxt >= len(doc):
         raise ConversionError("bare_wh_word")
+    j = _where_in(doc, nxt) if ph.kind == "adverb" and ph.start == cstart else None
+    if j is not None:  # "Where in the atom is a neutron found?" -> "In the atom, a neutron is found in the nucleus"
+        opener = doc[nxt:j].text
+        prefix += opener[0].upper() + opener[1:] + ", "
+        nxt = j
     aux = doc[nxt]
     inverted = aux.lower_ in AUX_WORDS and _starts_np(doc, nxt + 1)
     if aux.lower_ in ("do", "does", "did") and nxt + 1 < len(doc):
@@ -1147,7 +1169,14 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
     if aux.lower_ in ("has", "have", "had") and inverted and ph.kind in ("nominal", "det"):
         # "Which drug has gametocidal action": a main verb, unless a participle follows ("What has X done")
         # (a participle that modifies a noun after it, "specialized cells", is not one)
-        inverted = any(t.tag_ == "VBN" and not (t.dep_ == "amod" and t.head.i > t.i) for t in doc[nxt + 1 :])
+        # (nor a passive in a relative clause: "What type of organism has spores that are spread by water")
+        inverted = False
+        for t in doc[nxt + 1 :]:
+            if t.lower_ in ("that", "which", "who") or t.lower_ in BE_FORMS:
+                break
+            if t.tag_ == "VBN" and not (t.dep_ == "amod" and t.head.i > t.i):
+                inverted = True
+                break
     if ph.prep is not None or ph.kind in ("adverb", "how_adj"):
         inverted = inverted or aux.lower_ in AUX_WORDS
     if ph.kind == "nominal" and aux.lemma_.lower() == "happen":
@@ -1579,6 +1608,16 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         raise ConversionError("no_subject")
     verb_i = _main_verb(rest_all, aux, adverbial=ph.prep is not None or ph.kind != "nominal")
     is_do = aux.lower_ in ("do", "does", "did")
+    if is_do and verb_i is not None:
+        # the verb inflected twice in the source ("does gas exchange ... takes place"): the inflected root is the verb
+        k = next((k for k, t in enumerate(rest_all) if t.dep_ == "ROOT"), None)
+        if (
+            k is not None
+            and k > verb_i
+            and rest_all[k].tag_ == {"does": "VBZ", "did": "VBD"}.get(aux.lower_)
+            and not any(t.lower_ in _SUBORDINATORS or t.lower_ in ("as", "that", "which") for t in rest_all[verb_i:k])
+        ):
+            verb_i = k
     if is_do and verb_i is None:
         raise ConversionError("no_main_verb")
     n_subj = verb_i if verb_i is not None else len(rest_all)
