@@ -886,6 +886,28 @@ WHERE_IN_AND_HAS = [
     ),
 ]
 
+REMOVED_NOT_AND_PARTICIPLES = [
+    # a "do" left by the removed "not" of a negative stem goes (the claim is the positive one, polarity inverted)
+    ("What type of respiration does not use oxygen?", "fermentation", "Fermentation uses oxygen."),
+    (
+        "What kind of plants do not need adaptations for absorbing, transporting, and conserving water?",
+        "aquatic plants",
+        "Aquatic plants need adaptations for absorbing, transporting, and conserving water.",
+    ),
+    # a participle inside the asked noun is part of it; a do-form ends it
+    (
+        "What light-producing process occurs when a substance absorbs shorter-wavelength ultraviolet light?",
+        "fluorescence",
+        "Fluorescence occurs when a substance absorbs shorter-wavelength ultraviolet light.",
+    ),
+    ("What type of young do scorpions produce?", "live", "Scorpions produce live young."),
+    (
+        "Inside a cylinder, thermal energy is converted to what type of energy of the moving piston?",
+        "kinetic energy",
+        "Inside a cylinder, thermal energy is converted to kinetic energy of the moving piston.",
+    ),
+]
+
 NEGATIONS_AND_APOSTROPHES = [
     # "not" after the subject goes after the auxiliary
     (
@@ -951,6 +973,7 @@ FAMILIES = {
     "negations_and_apostrophes": NEGATIONS_AND_APOSTROPHES,
     "kept_noun_number": KEPT_NOUN_NUMBER,
     "where_in_and_has": WHERE_IN_AND_HAS,
+    "removed_not_and_participles": REMOVED_NOT_AND_PARTICIPLES,
 }
 
 

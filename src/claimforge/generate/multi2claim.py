@@ -198,8 +198,10 @@ class Multi2Claim(Pipeline):
                 # reading with two negations; typographic apostrophes) and a capital after an inner full stop before a
                 # comma (". However,"); 25: rules-v17 (a kept asked noun decides the verb's number: "The term
                 # ribosomes is used", "Fossil fuels include"); 26: rules-v18 ("Where in the cell does X occur" -> "In
-                # the cell, X occurs in ANSWER"; "has" + a passive in a relative clause is no perfect; "does X takes")
-                version="26",
+                # the cell, X occurs in ANSWER"; "has" + a passive in a relative clause is no perfect; "does X takes");
+                # 27: rules-v19 (a "do" left by a removed "not" is dropped: "Fermentation uses oxygen"; participles
+                # inside the asked noun: "What light-producing process"; "What type of young do scorpions produce")
+                version="27",
             ),
             Stage(
                 "embed explanations",

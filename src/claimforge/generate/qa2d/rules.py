@@ -51,6 +51,7 @@ class Prepared:
 
     text: str
     inverted: bool
+    dropped_not: bool = False  # a "not" after an auxiliary was removed ("What organisms do [not] need blood")
 
 
 _QUOTED = re.compile(  # a quoted word or two inside a wh-phrase
@@ -137,7 +138,7 @@ def prepare_question(question: str) -> Prepared:
     q = _CALLED_BEFORE_CLAUSE.sub(r"\1 \2 \3 called", q)
     q = _DOUBLED_AUX.sub(r"\1", q)  # "What are are organisms that ..." (a typo of the source)
     q = _said_twice(q)  # "What are bacteria that stain purple are called?"
-    inverted = False
+    inverted = dropped_not = False
     if _EXCEPT.search(q):
         q = _EXCEPT.sub("", q)
         if _TRAILING_ALL.search(q):
@@ -153,14 +154,14 @@ def prepare_question(question: str) -> Prepared:
         # (not with a second negation: "What organisms cannot make their own food and do not eat" is no exception
         # question, and "... cannot make their own food and do eat" would be true of no distractor)
         q = _NEG_AUX.sub(r"\1", q, count=1)
-        inverted = True
+        inverted = dropped_not = True
     elif (re.match(r"^\s*(which|what)\b", q, re.I) or re.search(r"\bstatements?\b", q, re.I)) and (
         _NEG_WORDS.search(q)
     ):
         q = _NEG_WORDS.sub(lambda m: _POS_FOR[m.group(1).lower()], q, count=1)
         inverted = True
     q = re.sub(r"[\s?:.\-\u2013\u2014]+$", "", q).strip()
-    return Prepared(q, inverted)
+    return Prepared(q, inverted, dropped_not)
 
 
 class RuleQA2DConfig(ComponentConfig):
@@ -207,8 +208,12 @@ class RuleQA2D:
         # articles, no "a" before plurals, the answer's own preposition; v10: the question's names cased
         # (_cased_words); v11: "What does X do (to Y)?" (_what_does_x_do); v12: articles after "of"; v13: review fixes
         # (docs/qa2d_quality.md, session 35); v14: no article before a substance the countability test is unsure of;
-        # v15: one object-folding rule for in-situ and fronted "do to" (_fold_object)
-        self.model_id = f"rules-v18+{self._nlp.model_id}{parts}"
+        # v15: one object-folding rule for in-situ and fronted "do to" (_fold_object); v16: copular questions with a
+        # stranded preposition (_open_predicate), "do" as the asked verb, openers without a comma, "not" after the
+        # auxiliary, no exception reading with two negations; v17: a kept asked noun decides the verb's number; v18:
+        # "Where in X", "has" before a relative clause's passive; v19: a "do" left by a removed "not", participles in
+        # the asked noun (docs/qa2d_quality.md, session 36)
+        self.model_id = f"rules-v19+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -472,7 +477,7 @@ class RuleQA2D:
         if not answer:
             return QA2DResult(text=None, reason="empty_answer"), False, False
         try:
-            flags: dict[str, Any] = {"keep_noun": keep_noun}
+            flags: dict[str, Any] = {"keep_noun": keep_noun, "dropped_not": prep.dropped_not}
             text = declarative(prep.text, qdoc, answer, adoc, flags)
         except ConversionError as e:
             return QA2DResult(text=None, reason=e.reason), False, False
@@ -781,6 +786,14 @@ def _how_adj(t: Any) -> bool:
     )
 
 
+def _coordinates_verb(doc: Any, i: int) -> bool:
+    """A coordinator at ``i`` followed (after at most an adverb) by a finite verb: "and dies", "but instead forms"."""
+    k = i + 1
+    if k < len(doc) and doc[k].tag_ in ("RB", ","):
+        k += 1
+    return k < len(doc) and _verb_like(doc[k], ("VBZ", "VBP", "VBD"))
+
+
 def _fronted_after_opener(doc: Any, ph: WhPhrase, cstart: int) -> bool:
     """A wh-phrase that opens an inverted question after an opening phrase with no comma before it ("In addition
     to a nucleus what do eukaryotic cells have", "When traveling through space what do ..."), not one in place
@@ -809,14 +822,28 @@ def _dash(doc: Any, i: int) -> bool:
     return doc[i].text in ("-", "–", "—", "--") and bool(doc[i].whitespace_) and i > 0 and bool(doc[i - 1].whitespace_)
 
 
+_NEVER_NOUNS = frozenset("do does did is are was were".split())  # noqa: SIM905
+
+
 def _noun_run_end(doc: Any, i: int) -> int:
     """Last index of a simple noun phrase starting at i (adjectives, nouns, numbers, 'of' + NP)."""
     end = i - 1
     j = i
     while j < len(doc):
         t = doc[j]
-        if t.dep_ == "ROOT" and j > i or t.pos_ in ("VERB", "AUX") and t.tag_ != "VBN":
-            break  # the clause's main verb, even when the tagger calls it a noun ("organisms break")
+        if (
+            t.tag_ == "VBG"
+            and end >= i
+            and t.dep_ == "amod"
+            and t.head.i == j + 1
+            and doc[j + 1].tag_ in ("NN", "NNS")
+            and doc[j - 1].tag_ in ("NN", "NNS", "HYPH", "JJ")
+        ):
+            end = j  # "light sensing organs", "bile-producing organ" (not "energy of the moving piston")
+            j += 1
+            continue
+        if t.dep_ == "ROOT" and j > i or t.pos_ in ("VERB", "AUX") and t.tag_ != "VBN" or t.lower_ in _NEVER_NOUNS:
+            break  # the clause's main verb, even when the tagger calls it a noun ("organisms break", "young do")
         if t.tag_ in ("JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "CD", "HYPH", "VBN", "POS") or (
             t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM")
         ):
@@ -1160,8 +1187,19 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         nxt = j
     aux = doc[nxt]
     inverted = aux.lower_ in AUX_WORDS and _starts_np(doc, nxt + 1)
+    emphatic: tuple[str, ...] = ()  # the base-form tag when the verb follows a "do" left by a removed "not"
     if aux.lower_ in ("do", "does", "did") and nxt + 1 < len(doc):
         inverted = True  # "What do fungi produce" even when the tagger reads "fungi" as an adverb
+        if doc[nxt + 1].lower_ in ("not", "n't") and nxt + 2 < len(doc) and doc[nxt + 2].tag_ == "VB":
+            inverted = False  # "What type of organisms do not need blood": the wh-phrase is the subject
+        elif flags.get("dropped_not") and doc[nxt + 1].tag_ == "VB" and ph.kind in ("nominal", "det"):
+            # "do" left by a removed "not" (an exception stem turned positive: "What organisms do need blood"): the
+            # verb follows
+            if any(t.tag_ == "CC" and _coordinates_verb(doc, t.i) for t in doc[nxt + 2 :]):
+                # "What bacteria do [not] need oxygen and die in its presence": the removed "not" covered one verb
+                # only, so the positive stem is true of no option
+                raise ConversionError("negated_coordination")
+            inverted, nxt, aux, emphatic = False, nxt + 1, doc[nxt + 1], ("VB",)
     classifier = ph.kind == "det" and ph.noun_start is not None and doc[ph.noun_start].lemma_.lower() in _CLASS_NOUNS
     stranded = inverted and _ends_in_preposition(doc)  # "Which kingdom are mosses and trees included in?"
     if aux.lower_ in BE_FORMS and (ph.kind == "det" or ph.partitive) and not (classifier and inverted) and not stranded:
@@ -1213,7 +1251,7 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         verb_text = aux.text if _acronym(aux.text) else aux.text.lower()
         if plural is not None and (aux.lower_ in SING_PLUR or aux.lower_ in PLUR_SING):
             verb_text = _agree(verb_text, plural)
-        elif plural is not None and aux.tag_ in ("VBZ", "VBP") and aux.lower_ not in AUX_WORDS:
+        elif plural is not None and aux.tag_ in ("VBZ", "VBP", *emphatic) and aux.lower_ not in AUX_WORDS:
             verb_text = _inflect(aux, "VBZ" if not plural else "VBP")
         noun_text = doc[ph.noun_start : ph.end + 1].text if ph.noun_start is not None else ""
         if filler == answer and _imperative_answer(adoc) and _ACTION_WORDS.search(doc.text):
