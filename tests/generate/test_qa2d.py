@@ -153,3 +153,25 @@ def test_question_context_can_be_dropped() -> None:
     conv = registry.build("qa2d", {"name": "rules", "question_context": "drop", "nlp": {"name": "spacy"}})
     [r] = conv.convert([QA2DRequest(question=q, answer="Acetazolamide")])
     assert r.text == "The best initial treatment is Acetazolamide."
+
+
+def test_exception_stems_in_place_and_negated_coordination(conv) -> None:  # type: ignore[no-untyped-def]
+    p = prepare_question("Antischkow cells are present in all of the following conditions except")
+    assert p.inverted and p.text == "Antischkow cells are present in which of the following conditions"
+    # the "not" of a negative stem is gone, and so is the "do" that carried it
+    p = prepare_question("What type of respiration does not use oxygen?")
+    assert p.inverted and p.dropped_not and p.text == "What type of respiration does use oxygen"
+    [r] = conv.convert([QA2DRequest(question="What type of respiration does not use oxygen?", answer="fermentation")])
+    assert (r.text, r.polarity) == ("Fermentation uses oxygen.", "inverted")
+    # the removed "not" covered one of two verbs: the positive stem would be true of no option
+    [r] = conv.convert(
+        [
+            QA2DRequest(
+                question="What type of bacteria does not need oxygen for growth and dies in its presence?",
+                answer="anaerobic",
+            )
+        ]
+    )
+    assert r.text is None and r.reason == "negated_coordination"
+    # two negations: no exception stem
+    assert not prepare_question("What organisms cannot make their own food and do not technically eat?").inverted

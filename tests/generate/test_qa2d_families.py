@@ -908,6 +908,33 @@ REMOVED_NOT_AND_PARTICIPLES = [
     ),
 ]
 
+THE_FOLLOWING = [
+    # MedMCQA: "(all of) the following (N)" is the blank, in place, with or without "except"
+    (
+        "Hydrolysis of IgG with papain will lead to formation of following fragments:",
+        "1 Fc and 2 Fab fragments",
+        "Hydrolysis of IgG with papain will lead to formation of 1 Fc and 2 Fab fragments.",
+    ),
+    (
+        "I.V. diazepam causes following in a patient on dental chair:",
+        "Virrel's sign",
+        "I.V. diazepam causes Virrel's sign in a patient on dental chair.",
+    ),
+    (
+        "Autoinfection can be caused by all the following helminths except:",
+        "Ascaris lumbricoides",
+        "Autoinfection can be caused by Ascaris lumbricoides.",
+    ),
+    # an adjective answer has no noun phrase's place
+    ("Sclerotic dentin has following features:", "Resistant to caries", None),
+    # a list answer is plural
+    (
+        "What three forces are involved in erosion?",
+        "water, wind, gravity",
+        "Water, wind, gravity are involved in erosion.",
+    ),
+]
+
 NEGATIONS_AND_APOSTROPHES = [
     # "not" after the subject goes after the auxiliary
     (
@@ -974,6 +1001,7 @@ FAMILIES = {
     "kept_noun_number": KEPT_NOUN_NUMBER,
     "where_in_and_has": WHERE_IN_AND_HAS,
     "removed_not_and_participles": REMOVED_NOT_AND_PARTICIPLES,
+    "the_following": THE_FOLLOWING,
 }
 
 

@@ -200,8 +200,9 @@ class Multi2Claim(Pipeline):
                 # ribosomes is used", "Fossil fuels include"); 26: rules-v18 ("Where in the cell does X occur" -> "In
                 # the cell, X occurs in ANSWER"; "has" + a passive in a relative clause is no perfect; "does X takes");
                 # 27: rules-v19 (a "do" left by a removed "not" is dropped: "Fermentation uses oxygen"; participles
-                # inside the asked noun: "What light-producing process"; "What type of young do scorpions produce")
-                version="27",
+                # inside the asked noun: "What light-producing process"; "What type of young do scorpions produce");
+                # 28: rules-v20 ("(all of) the following N" as the blank in place; a list answer is plural)
+                version="28",
             ),
             Stage(
                 "embed explanations",

@@ -33,6 +33,9 @@ NP_TAGS = frozenset({"DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "JJ"
 _BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]")
 _EXCEPT = re.compile(r"\s*[,:;\-\u2013\u2014]?\s*\bexcept\b[\s:.?\-\u2013\u2014]*(\([^)]*\))?[\s:.?]*$", re.I)
 _ALL_OF = re.compile(r"(^|,\s*)(all|each|any)( of (the following|these|them))?\b(?!\s+of\b)", re.I)
+# "(all of) the following (N)" anywhere in a stem, not the preposition ("Following a fall, ...")
+_THE_FOLLOWING = re.compile(r"\b(?:all\s+(?:of\s+)?)?(?:the\s+)?following\b(?!\s+(?:a|an|the|his|her)\b|,)", re.I)
+_ANY_WH = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b", re.I)
 _TRAILING_ALL = re.compile(r"\s+(all( of (the following|these|them))?|the following)\s*$", re.I)
 _NEG_AUX = re.compile(
     r"^((?:[^?]*?,\s*)?(?:which|what)\b(?:(?!\b(?:that|which|who|whom|whose|if|when|where|because|while|although|unless)\b)[^?])*?"
@@ -143,8 +146,10 @@ def prepare_question(question: str) -> Prepared:
         q = _EXCEPT.sub("", q)
         if _TRAILING_ALL.search(q):
             q = _TRAILING_ALL.sub("", q)  # "Treatment of X utilizes all except" -> "Treatment of X utilizes"
-        else:
+        elif _ALL_OF.search(q):
             q = _ALL_OF.sub(lambda m: m.group(1) + "which of the following", q, count=1)
+        else:  # "X is present in all of the following conditions except" -> "... in which of the following conditions"
+            q = _THE_FOLLOWING.sub("which of the following", q, count=1)
         inverted = True
     elif re.search(r"(?<!of )\bthe following (is|are)\s+not\b", q, re.I):
         # "According to X, the following is not a suspect" -> "..., which of the following is a suspect"
@@ -160,6 +165,9 @@ def prepare_question(question: str) -> Prepared:
     ):
         q = _NEG_WORDS.sub(lambda m: _POS_FOR[m.group(1).lower()], q, count=1)
         inverted = True
+    if not _ANY_WH.search(q):
+        # "X has the following adverse result:" -> "X has which of the following adverse result" (a blank in place)
+        q = _THE_FOLLOWING.sub("which of the following", q, count=1)
     q = re.sub(r"[\s?:.\-\u2013\u2014]+$", "", q).strip()
     return Prepared(q, inverted, dropped_not)
 
@@ -212,8 +220,9 @@ class RuleQA2D:
         # stranded preposition (_open_predicate), "do" as the asked verb, openers without a comma, "not" after the
         # auxiliary, no exception reading with two negations; v17: a kept asked noun decides the verb's number; v18:
         # "Where in X", "has" before a relative clause's passive; v19: a "do" left by a removed "not", participles in
-        # the asked noun (docs/qa2d_quality.md, session 36)
-        self.model_id = f"rules-v19+{self._nlp.model_id}{parts}"
+        # the asked noun; v20: "(all of) the following N" as a blank in place (MedMCQA), list answers plural
+        # (docs/qa2d_quality.md, session 36)
+        self.model_id = f"rules-v20+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -794,6 +803,23 @@ def _coordinates_verb(doc: Any, i: int) -> bool:
     return k < len(doc) and _verb_like(doc[k], ("VBZ", "VBP", "VBD"))
 
 
+def _nominal_answer(adoc: Any) -> bool:
+    """The answer can stand where a noun phrase stood ("Loss of sensation", "1 Fc and 2 Fab fragments", "Upper 2nd
+    Premolar"; not "Resistant to caries", "Time-consuming", "Blisters are present"). The tagger reads an answer
+    alone badly, so the last word counts as a noun unless lemminflect knows it only as an adjective or a verb."""
+    from lemminflect import getAllLemmas
+
+    words = [t for t in adoc if not t.is_punct]
+    if not words or any(
+        t.tag_ in ("VBZ", "VBP", "VBD", "MD") and (t.pos_ == "AUX" or "VERB" in getAllLemmas(t.lower_)) for t in words
+    ):
+        return False  # a clause ("Blisters are present"; not "interossei" read as a past tense)
+    if any(t.pos_ == "ADJ" and t.dep_ == "ROOT" and t.i + 1 < len(adoc) and adoc[t.i + 1].pos_ == "ADP" for t in words):
+        return False  # an adjective with its complement
+    lemmas = getAllLemmas(words[-1].lower_)
+    return not lemmas or "NOUN" in lemmas or "PROPN" in lemmas
+
+
 def _fronted_after_opener(doc: Any, ph: WhPhrase, cstart: int) -> bool:
     """A wh-phrase that opens an inverted question after an opening phrase with no comma before it ("In addition
     to a nucleus what do eukaryotic cells have", "When traveling through space what do ..."), not one in place
@@ -1053,6 +1079,8 @@ def _answer_plural(adoc: Any) -> bool | None:
     if any(t.lower_ in ("and", "both") for t in toks):
         return True
     nouns = [t for t in toks if t.pos_ in ("NOUN", "PROPN", "PRON", "NUM")]
+    if nouns and any(t.text == "," and 0 < t.i < len(adoc) - 1 for t in adoc) and all(t.pos_ != "ADP" for t in toks):
+        return True  # a list of names: "Phenylalanine, Tryptophan, Lysine"
     if not nouns:
         return None
     head = nouns[-1]
@@ -1154,6 +1182,9 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
                 answer = " ".join(answer.split()[1:]) or answer  # "swept into where?" + "into the ocean"
             bare = bare or answer.lower() in _PLACE_ADVERBS
             filler = answer if bare else _adverbial(ph.adverb, answer, adoc)
+        if ph.partitive and not _nominal_answer(adoc):
+            # "X has which of the following features" + "Resistant to caries": no noun phrase for the noun's place
+            raise ConversionError("answer_not_a_noun_phrase", "an adjective answer in place of 'the following'")
         start = ph.start
         if start > 0 and doc[start - 1].lemma_.lower() == "do" and len(adoc) and _verb_answer(adoc, expected=True):
             start -= 1  # "began to do what" + "break up" -> "began to break up"; "will do what" + "rust"
