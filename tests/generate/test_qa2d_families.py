@@ -935,6 +935,44 @@ THE_FOLLOWING = [
     ),
 ]
 
+TRIAGE_36 = [
+    # from a triage reading of 150 claims (session 36): the answer before a relative clause on it
+    (
+        "What do some plants produce that protects dormant seeds and aids in their dispersal?",
+        "fruit",
+        "Some plants produce fruit that protects dormant seeds and aids in their dispersal.",
+    ),
+    (
+        "What do corals secrete that builds up to become a coral reef?",
+        "exoskeletons",
+        "Corals secrete exoskeletons that build up to become a coral reef.",
+    ),
+    # a verb before its particle is no noun; a participle opening a parenthesis is no main verb
+    (
+        "At the bottom of lakes and ponds, bacteria in what zone break down dead organisms that sink there?",
+        "aphotic zone",
+        "At the bottom of lakes and ponds, bacteria in the aphotic zone break down dead organisms that sink there.",
+    ),
+    (
+        "Where are bile acids, needed to emulsify lipids, stored in the body?",
+        "gallbladder",
+        "Bile acids, needed to emulsify lipids, are stored in the body in the gallbladder.",
+    ),
+    # an adverb after a participle in the subject stays with it
+    (
+        "What is the distance between the nuclei of two identical atoms bonded together called?",
+        "atomic radius",
+        "The distance between the nuclei of two identical atoms bonded together is called the atomic radius.",
+    ),
+    # the options after a colon are not part of the claim; "a"/"an" by sound
+    ("Which is larger: the human sperm or the human egg?", "human egg", "A human egg is larger."),
+    (
+        "Any place at which two bones are joined is called a what?",
+        "articulation",
+        "Any place at which two bones are joined is called an articulation.",
+    ),
+]
+
 NEGATIONS_AND_APOSTROPHES = [
     # "not" after the subject goes after the auxiliary
     (
@@ -1002,6 +1040,7 @@ FAMILIES = {
     "where_in_and_has": WHERE_IN_AND_HAS,
     "removed_not_and_participles": REMOVED_NOT_AND_PARTICIPLES,
     "the_following": THE_FOLLOWING,
+    "triage_36": TRIAGE_36,
 }
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from claimforge.nlp.normalize import contains_phrase, finish_sentence, lemma_tokens
+from claimforge.nlp.normalize import agree_indefinite_articles, contains_phrase, finish_sentence, lemma_tokens
 
 
 def test_lemma_tokens_fold_case_plural_and_accents() -> None:
@@ -39,3 +39,28 @@ def test_hyphens_split_and_unknown_plurals() -> None:
 )
 def test_finish_sentence_capitals_after_inner_full_stops(text: str, expected: str) -> None:
     assert finish_sentence(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("is called a articulation.", "is called an articulation."),
+        ("An solid object", "A solid object"),
+        ("a hour and a X-ray", "an hour and an X-ray"),
+        ("an RNA and a DNA and a UV lamp", "an RNA and a DNA and a UV lamp"),
+        (
+            "a eukaryotic cell, a unit, a urinary tract, a one-celled organism",
+            "a eukaryotic cell, a unit, a urinary tract, a one-celled organism",
+        ),
+        ("an umbrella", "an umbrella"),
+        # letters used as names are left alone
+        ("The a in ATP is short for adenosine.", "The a in ATP is short for adenosine."),
+        ("vitamin A is a vitamin", "vitamin A is a vitamin"),
+        ("a and b are", "a and b are"),
+        # a short word no dictionary knows may be an acronym not yet cased: its sound is unknown
+        ("is an sti caused by", "is an sti caused by"),
+        ("is known as a exoskeleton", "is known as an exoskeleton"),
+    ],
+)
+def test_indefinite_articles_agree_by_sound(text: str, expected: str) -> None:
+    assert agree_indefinite_articles(text) == expected

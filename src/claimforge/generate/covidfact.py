@@ -39,7 +39,7 @@ from claimforge.backends.fillmask import Infill
 from claimforge.generate.minimal_pairs import NEGATION, direction_opposite
 from claimforge.io.posts import domain_of
 from claimforge.io.rows import read_text
-from claimforge.nlp.normalize import content_lemmas, finish_sentence, lemma, restore_case
+from claimforge.nlp.normalize import content_lemmas, finish_sentence, indefinite_article, lemma, restore_case
 from claimforge.nlp.sentences import split_sentences
 from claimforge.nlp.wellformed import PREPOSITIONS, sentence_case
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
@@ -306,8 +306,9 @@ class CovidFact(Pipeline):
                 # 10: the claim check wellformed-v3; 11: wellformed-v4, one counter-claim per replaced word, no antonym
                 # for an attributive participle or a compared adjective, no reversal of a verb coordinated with
                 # another or in a negated or hedged title (the PMC titles build and its blind reading);
-                # 12: wellformed-v5
-                version="12",
+                # 12: wellformed-v5; 13: "a"/"an" by the substitute's first sound (indefinite_article: "an hour",
+                # "an MRI")
+                version="13",
             ),
             Stage(
                 "pair NEI evidence",
@@ -654,7 +655,7 @@ def _with_article(before: str, sub: str) -> str:
     m = _ARTICLE.search(before)
     if m is None:
         return before
-    an = sub[:1].lower() in "aeio" or (sub[:1].lower() == "u" and not sub.lower().startswith(("uni", "use", "usu")))
+    an = indefinite_article(sub) == "an"
     return before[: m.start()] + m.group(1) + ("n" if an else "") + m.group(3)
 
 

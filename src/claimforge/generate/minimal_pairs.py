@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from claimforge.io.splits import text_key
+from claimforge.nlp.normalize import indefinite_article
 from claimforge.records import Document, Label, Pair
 from claimforge.registry import ComponentConfig
 
@@ -235,7 +236,7 @@ def direction_edit(claim: str, rng: random.Random) -> Edit | None:
     before = claim[: m.start()]
     article = re.search(r"\b(an?)(\s+)$", before, re.IGNORECASE)
     if article:  # "an increased risk" -> "a decreased risk", not "an decreased"
-        a = "an" if new[:1].lower() in "aeiou" else "a"
+        a = indefinite_article(new)
         a = _match_case(a, article.group(1))
         before = before[: article.start()] + a + article.group(2)
     return Edit(before + new + claim[m.end() :], "direction", m.group(), new)

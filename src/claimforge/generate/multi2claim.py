@@ -201,8 +201,10 @@ class Multi2Claim(Pipeline):
                 # the cell, X occurs in ANSWER"; "has" + a passive in a relative clause is no perfect; "does X takes");
                 # 27: rules-v19 (a "do" left by a removed "not" is dropped: "Fermentation uses oxygen"; participles
                 # inside the asked noun: "What light-producing process"; "What type of young do scorpions produce");
-                # 28: rules-v20 ("(all of) the following N" as the blank in place; a list answer is plural)
-                version="28",
+                # 28: rules-v20 ("(all of) the following N" as the blank in place; a list answer is plural);
+                # 29: rules-v21 (every "a"/"an" agrees with the next word by sound: "an articulation", "an RNA");
+                # 30: rules-v22 (the answer before a relative clause on it: "Some plants produce fruit that protects")
+                version="30",
             ),
             Stage(
                 "embed explanations",

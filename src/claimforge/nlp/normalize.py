@@ -116,6 +116,57 @@ def noun_reading(word: str) -> bool:
     return "NOUN" in getAllLemmas(word.lower(), upos="NOUN")
 
 
+# letters whose names start with a vowel sound ("an RNA", "an MRI", "an X-ray"; "a DNA", "a UV lamp")
+_VOWEL_LETTERS = frozenset("AEFHILMNORSX")
+_SILENT_H = ("hour", "honest", "honor", "honour", "heir")
+
+
+def indefinite_article(word: str) -> str:
+    """ "a" or "an" before ``word``, by its first sound: "an anion", "an hour", "an RNA", "an X-ray"; "a unit", "a
+    eukaryotic cell", "a one-celled", "a DNA", "a uterus"."""
+    w = word.strip()
+    if not w:
+        return "a"
+    if w[0].isupper() and (len(w) == 1 or w[1].isupper() or w[1] in "-0123456789"):  # an acronym or a letter
+        return "an" if w[0] in _VOWEL_LETTERS else "a"
+    low = w.lower()
+    if low.startswith(_SILENT_H):
+        return "an"
+    if low.startswith(("one", "once", "eu", "ewe", "uni")) or re.match(r"u[bcdfgjklmpqrstvwxz][aeiouy]", low):
+        return "a"  # "a unit", "a usual", "a urinary", "a eukaryotic", "a one-celled"
+    return "an" if low[0] in "aeiou" else "a"
+
+
+_INDEFINITE = re.compile(r"(?<![\w'])([Aa]n?)(\s+)([A-Za-z][\w-]*)")
+
+
+@functools.lru_cache(maxsize=65536)
+def _known_word(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word.split("-")[0]))
+
+
+def agree_indefinite_articles(text: str) -> str:
+    """Every "a"/"an" made to agree with the word after it ("a anion" -> "an anion", "An solid" -> "A solid"); not
+    a letter used as a name ("The a in ATP", "vitamin A is", "a and b")."""
+
+    def fix(m: re.Match[str]) -> str:
+        art, gap, word = m.group(1), m.group(2), m.group(3)
+        before = text[: m.start()].rstrip().split(" ")[-1].lower() if m.start() else ""
+        if art == "A" and m.start() > 0 and not text[: m.start()].rstrip().endswith((".", "!", "?", ":")):
+            return m.group(0)  # "vitamin A is", "type A blood": a name, not an article
+        if before in ("the", "vitamin", "type", "group", "hepatitis") or word.lower() in STOPWORDS:
+            return m.group(0)  # "The a in ATP", "a and b"
+        if word.islower() and len(word) <= 4 and not _known_word(word):
+            return m.group(0)  # maybe an acronym not yet cased ("an sti"): its sound is unknown
+        want = indefinite_article(word)
+        new = want.capitalize() if art[0] == "A" else want
+        return f"{new}{gap}{word}"
+
+    return _INDEFINITE.sub(fix, text)
+
+
 def finish_sentence(text: str) -> str | None:
     """Tidy a generated sentence: spacing around punctuation, a capital first letter (a first word with
     inner capitals or digits such as "mRNA", "pH" or "p53" keeps its case), capitals after inner sentence ends, and a

@@ -14,7 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from claimforge.nlp.normalize import AUXILIARIES, STOPWORDS, finish_sentence
+from claimforge.nlp.normalize import (
+    AUXILIARIES,
+    STOPWORDS,
+    agree_indefinite_articles,
+    finish_sentence,
+    indefinite_article,
+)
 from claimforge.nlp.sentences import split_sentences
 from claimforge.nlp.wellformed import PREPOSITIONS
 from claimforge.registry import ComponentConfig, registry
@@ -132,6 +138,8 @@ def prepare_question(question: str) -> Prepared:
     q = _QUOTED.sub(r"\1 \2", q)  # 'what higher-level "classification" of science' -> a plain noun phrase
     q = _UNPUNCTUATED_WH.sub(". ", q)  # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence
     q = re.sub(r"^wich\b", "Which", q, flags=re.I)  # a typo of the source
+    # "Which is larger: the human sperm or the human egg?" -> the choices after the colon are the options
+    q = re.sub(r"^((?:which|what)\b[^:]*):\s+[^:]+\bor\b[^:]+$", r"\1", q, flags=re.I)
     q = re.sub(r"\b(what|which)\s+else\b", r"\1", q, flags=re.I)  # "... freshwater and what else?": no "else" left
     q = q.replace("\u2019", "'")  # "What’s", "body’s": the typographic apostrophe as the rules expect it
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
@@ -221,8 +229,9 @@ class RuleQA2D:
         # auxiliary, no exception reading with two negations; v17: a kept asked noun decides the verb's number; v18:
         # "Where in X", "has" before a relative clause's passive; v19: a "do" left by a removed "not", participles in
         # the asked noun; v20: "(all of) the following N" as a blank in place (MedMCQA), list answers plural
-        # (docs/qa2d_quality.md, session 36)
-        self.model_id = f"rules-v20+{self._nlp.model_id}{parts}"
+        # v21: "a"/"an" agree with the next word by sound; v22: the answer before a relative clause on it, a
+        # parenthetical participle is no main verb, "Which is larger: A or B" (docs/qa2d_quality.md, session 36)
+        self.model_id = f"rules-v22+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -241,6 +250,7 @@ class RuleQA2D:
                 text = _no_article_before_plural(_single_preposition(r.text, answer, prep.text), answer)
                 if self._names:
                     text = self._cased_words(self._cased_names(text, answer))
+                text = agree_indefinite_articles(text)  # "called a what" + "articulation" -> "an articulation"
                 r = r.model_copy(update={"text": text})
             out.append(r)
         return out
@@ -870,6 +880,8 @@ def _noun_run_end(doc: Any, i: int) -> int:
             continue
         if t.dep_ == "ROOT" and j > i or t.pos_ in ("VERB", "AUX") and t.tag_ != "VBN" or t.lower_ in _NEVER_NOUNS:
             break  # the clause's main verb, even when the tagger calls it a noun ("organisms break", "young do")
+        if j > i and j + 1 < len(doc) and doc[j + 1].tag_ == "RP" and t.tag_ in ("NN", "NNS", "VB", "VBP"):
+            break  # a verb before its particle, tagged a noun ("what zone break down")
         if t.tag_ in ("JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "CD", "HYPH", "VBN", "POS") or (
             t.pos_ in ("NOUN", "PROPN", "ADJ", "NUM")
         ):
@@ -1483,7 +1495,7 @@ def _article_variants(text: str, answer: str, adoc: Any) -> tuple[list[str], str
     ):
         return [], None, ""
     found = text[m.start() : m.end()]
-    indef = "an" if answer[:1] in "aeiou" else "a"
+    indef = indefinite_article(answer)
     out = []
     for art in ("the", indef):
         word = art.capitalize() if m.start() == 0 else art
@@ -1618,6 +1630,8 @@ def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None
             and t.tag_ in ("VBN", "VBG", "VBD")
             and rest[k - 1].lower_ not in ("that", "which", "who")
             and rest[k - 1].tag_ not in ("DT", "PDT", "PRP$")  # "any given surface": an adjective
+            # not one that opens a parenthesis ("bile acids, needed to emulsify lipids, stored in ...")
+            and not (rest[k - 1].text == "," and any(x.text == "," for x in rest[k + 1 :]))
         )
         # a raising participle before "to" is the fronted auxiliary's verb ("What is the disease known to be spread
         # by?" -> "The disease is known to be spread by ..."), whatever the parser made the root
@@ -1705,7 +1719,8 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     adverbs = ""
     if aux.lower_ not in ("do", "does", "did") and verb_i is not None:
         k = n_subj
-        while k > 1 and _true_adverb(rest_all[k - 1]):
+        # (not an adverb of a participle in the subject: "two identical atoms bonded together called")
+        while k > 1 and _true_adverb(rest_all[k - 1]) and rest_all[k - 2].tag_ not in ("VBN", "VBG"):
             k -= 1
         adverbs = "".join(t.text_with_ws for t in rest_all[k:n_subj]).strip()
         rest_all, n_subj = rest_all[:k] + rest_all[n_subj:], k
@@ -1826,6 +1841,15 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     if slot is None:
         words.append(f" {ins} ")
     else:
+        relative = slot + 1 < len(rest) and rest[slot].lower_ in ("that", "which", "who")
+        plural = _answer_plural(adoc) if relative else None
+        if plural is not None and rest[slot + 1].tag_ in ("VBZ", "VBP"):
+            # the relative clause's verb agrees with the answer ("exoskeletons that build up", "lungs that are")
+            verb = rest[slot + 1]
+            agreed = (
+                _agree(verb.text, plural) if verb.lower_ in AUX_WORDS else _inflect(verb, "VBP" if plural else "VBZ")
+            )
+            words[slot + 1] = agreed + verb.whitespace_
         words.insert(slot, f" {ins} ")
     return f"{subj} {aux_text} {adverbs} {predicate} {''.join(words)}"
 
@@ -2083,6 +2107,12 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
         # the gap is the infinitive's object (not in "need X to survive", an active verb's object)
         return k + 2  # "What is X used to measure" -> "X is used to measure ANSWER"
     lemma = (verb.lemma_ or verb.text).lower()
+    if (
+        k + 1 < len(rest)
+        and rest[k].lower_ in ("that", "which", "who")
+        and rest[k + 1].tag_ in ("VBZ", "VBP", "VBD", "MD")
+    ):
+        return k  # a relative clause on the answer: "What do some plants produce that protects dormant seeds"
     object_follows = _starts_np_tokens(rest, k)
     if lemma in NAMING_VERBS and object_follows:
         return None  # "What did Darwin call the concept" -> "... call the concept ANSWER"
@@ -2171,7 +2201,7 @@ def _fix_predicate_number(body: str, plural: bool | None) -> str:
         if single == noun or noun not in getAllInflections(single, upos="NOUN").get("NNS", ()):
             return m.group(0)  # not a plural noun ("is famous")
         phrase = f"{adj}{single}"
-        art = "an" if phrase[:1].lower() in "aeiou" else "a"
+        art = indefinite_article(phrase)
         return f"{m.group(1)} {art} {phrase}"
 
     pattern = r"\b(is|was)\s+(?:the\s+)?([a-z]+\s+)?([a-z]+s)\b(?=\s+(?:of|for|in|that|to|with|from)\b|\s*$)"
