@@ -964,6 +964,18 @@ TRIAGE_36 = [
         "atomic radius",
         "The distance between the nuclei of two identical atoms bonded together is called the atomic radius.",
     ),
+    # from the session-36 whole-build reading: an approximator before "how many"; a participle before a
+    # preposition is the verb of a wh-subject
+    (
+        "Approximately how many weeks does the fetal period last?",
+        "30 weeks",
+        "The fetal period lasts approximately 30 weeks.",
+    ),
+    (
+        "What is measured using units pascal, bar, atmosphere or mmhg?",
+        "pressure",
+        "Pressure is measured using units pascal, bar, atmosphere or mmhg.",
+    ),
     # the options after a colon are not part of the claim; "a"/"an" by sound
     ("Which is larger: the human sperm or the human egg?", "human egg", "A human egg is larger."),
     (

@@ -203,8 +203,10 @@ class Multi2Claim(Pipeline):
                 # inside the asked noun: "What light-producing process"; "What type of young do scorpions produce");
                 # 28: rules-v20 ("(all of) the following N" as the blank in place; a list answer is plural);
                 # 29: rules-v21 (every "a"/"an" agrees with the next word by sound: "an articulation", "an RNA");
-                # 30: rules-v22 (the answer before a relative clause on it: "Some plants produce fruit that protects")
-                version="30",
+                # 30: rules-v22 (the answer before a relative clause on it: "Some plants produce fruit that protects");
+                # 31: rules-v23 ("Approximately how many weeks ..."; "What is measured using ..." has the wh-word as
+                # its subject)
+                version="31",
             ),
             Stage(
                 "embed explanations",

@@ -230,8 +230,9 @@ class RuleQA2D:
         # "Where in X", "has" before a relative clause's passive; v19: a "do" left by a removed "not", participles in
         # the asked noun; v20: "(all of) the following N" as a blank in place (MedMCQA), list answers plural
         # v21: "a"/"an" agree with the next word by sound; v22: the answer before a relative clause on it, a
-        # parenthetical participle is no main verb, "Which is larger: A or B" (docs/qa2d_quality.md, session 36)
-        self.model_id = f"rules-v22+{self._nlp.model_id}{parts}"
+        # parenthetical participle is no main verb, "Which is larger: A or B"; v23: "Approximately how many", a
+        # participle before a preposition is a verb, not a modifier (docs/qa2d_quality.md, session 36)
+        self.model_id = f"rules-v23+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -933,6 +934,8 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         start -= 1
         prep = doc[start].text
     if _how_quant(t):
+        if prep is None and before is not None and before.lower_ in _APPROX and before.i == _clause_start(doc, before):
+            start -= 1  # "Approximately how many weeks does ..." -> "... approximately 30 weeks"
         end = _noun_run_end(doc, t.i + 2)
         return WhPhrase(start, max(end, t.i + 1), t, "how_many", prep, t.i + 2)
     if _how_adj(t):
@@ -979,7 +982,11 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any, flags: dict[s
     """What replaces the wh-phrase: the answer, keeping the noun when the answer is only a modifier."""
     noun = doc[ph.noun_start : ph.end + 1].text if ph.noun_start is not None else ""
     if ph.kind == "how_many":
-        return f"{answer} {noun}".strip() if _is_bare_number(adoc) else answer
+        filler = f"{answer} {noun}".strip() if _is_bare_number(adoc) else answer
+        approx = (
+            doc[ph.start].lower_ if ph.prep is None and ph.start < ph.word.i and doc[ph.start].lower_ in _APPROX else ""
+        )
+        return f"{approx} {filler}".strip() if approx and not filler.lower().startswith(tuple(_APPROX)) else filler
     naming_head = ph.kind == "det" and noun and doc[ph.end].lemma_.lower() in ("name", "term", "word")
     if naming_head and ph.noun_start == ph.end:
         # "known by what name" -> "known by the name platelets"; "What term refers to ..." -> "The term X refers"
@@ -1568,6 +1575,8 @@ def _starts_np(doc: Any, i: int) -> bool:
         return True
     if t.lower_ in ("most", "some", "all", "many", "much", "half", "part") and doc[i + 1 : i + 2].text == "of":
         return True  # "What is most of earth's surface covered with"
+    if t.tag_ in ("VBN", "VBG") and i + 1 < len(doc) and doc[i + 1].tag_ in ("VBG", "IN", "TO"):
+        return False  # a verb, not a modifier: "What is measured using units ...", "What is found in ..."
     if t.tag_ in ("JJ", "JJR", "JJS", "RB", "RBS", "VBG", "VBN"):  # "most fresh fruits"
         j = i
         while j < len(doc) and doc[j].tag_ in ("JJ", "JJR", "JJS", "RB", "RBS", "HYPH", "VBG", "VBN", "CC", ","):
