@@ -915,11 +915,8 @@ THE_FOLLOWING = [
         "1 Fc and 2 Fab fragments",
         "Hydrolysis of IgG with papain will lead to formation of 1 Fc and 2 Fab fragments.",
     ),
-    (
-        "I.V. diazepam causes following in a patient on dental chair:",
-        "Virrel's sign",
-        "I.V. diazepam causes Virrel's sign in a patient on dental chair.",
-    ),
+    # a bare "following" inside the stem may be the preposition: left alone (no claim)
+    ("I.V. diazepam causes following in a patient on dental chair:", "Virrel's sign", None),
     (
         "Autoinfection can be caused by all the following helminths except:",
         "Ascaris lumbricoides",
@@ -976,6 +973,23 @@ TRIAGE_36 = [
         "pressure",
         "Pressure is measured using units pascal, bar, atmosphere or mmhg.",
     ),
+    # Medbullets: an instruction as the subject becomes a gerund, also when the tagger reads its verb as a noun
+    (
+        "Which of the following is the most appropriate next step in management?",
+        "Administer intravenous hydration",
+        "Administering intravenous hydration is the most appropriate next step in management.",
+    ),
+    (
+        "Which of the following is the most appropriate method for preventing future similar occurrences?",
+        "Add an alert in the electronic medical system",
+        "Adding an alert in the electronic medical system is the most appropriate method for preventing future "
+        "similar occurrences.",
+    ),
+    (
+        "Which of the following is the most appropriate next step in management?",
+        "Biopsy of the lesion",
+        "The biopsy of the lesion is the most appropriate next step in management.",
+    ),
     # the options after a colon are not part of the claim; "a"/"an" by sound
     ("Which is larger: the human sperm or the human egg?", "human egg", "A human egg is larger."),
     (
@@ -983,6 +997,33 @@ TRIAGE_36 = [
         "articulation",
         "Any place at which two bones are joined is called an articulation.",
     ),
+]
+
+REVIEW_36 = [
+    # from the review of session 36's rules: what they must leave alone
+    # "following" as a preposition is no blank; a stem that ends in its blank appends the answer
+    (
+        "Hypocalcemia following thyroidectomy is due to",
+        "parathyroid injury",
+        "Hypocalcemia following thyroidectomy is due to parathyroid injury.",
+    ),
+    (
+        "Following thyroidectomy, hoarseness is due to injury of",
+        "recurrent laryngeal nerve",
+        "Following thyroidectomy, hoarseness is due to injury of the recurrent laryngeal nerve.",
+    ),
+    # a removed "did not" keeps the past tense
+    ("Which scientist did not study pea plants?", "Darwin", "Darwin studied pea plants."),
+    # a purpose infinitive after "do" is not what the answer acts on
+    ("What must the body do to maintain homeostasis?", "sweat", "The body must sweat to maintain homeostasis."),
+    # a single capital letter keeps its case after an opening phrase
+    ("Where in the body do T cells mature?", "thymus", "In the body, T cells mature in the thymus."),
+    # an approximator before a subject's "how many" stays in place
+    ("Approximately how many people have diabetes?", "400 million", "Approximately 400 million people have diabetes."),
+    # "an" before letters read one by one
+    ("What is an mRNA codon made of?", "nucleotides", "An mRNA codon is made of nucleotides."),
+    # an adjective answer has no noun phrase's place
+    ("X has which of the following features?", "Malignant", None),
 ]
 
 NEGATIONS_AND_APOSTROPHES = [
@@ -1053,6 +1094,7 @@ FAMILIES = {
     "removed_not_and_participles": REMOVED_NOT_AND_PARTICIPLES,
     "the_following": THE_FOLLOWING,
     "triage_36": TRIAGE_36,
+    "review_36": REVIEW_36,
 }
 
 

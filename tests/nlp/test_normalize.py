@@ -1,6 +1,12 @@
 import pytest
 
-from claimforge.nlp.normalize import agree_indefinite_articles, contains_phrase, finish_sentence, lemma_tokens
+from claimforge.nlp.normalize import (
+    agree_indefinite_articles,
+    contains_phrase,
+    finish_sentence,
+    indefinite_article,
+    lemma_tokens,
+)
 
 
 def test_lemma_tokens_fold_case_plural_and_accents() -> None:
@@ -64,3 +70,27 @@ def test_finish_sentence_capitals_after_inner_full_stops(text: str, expected: st
 )
 def test_indefinite_articles_agree_by_sound(text: str, expected: str) -> None:
     assert agree_indefinite_articles(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "article"),
+    [
+        ("anion", "an"),
+        ("hour", "an"),
+        ("unit", "a"),
+        ("urinary", "a"),
+        ("umbrella", "an"),
+        ("unanimous", "a"),
+        ("eukaryotic", "a"),
+        ("one-celled", "a"),
+        ("RNA", "an"),
+        ("DNA", "a"),
+        ("mRNA", "an"),
+        ("x-ray", "an"),
+        ("Fc", "an"),
+        ("HbA1c", "an"),
+        ("UV", "a"),
+    ],
+)
+def test_indefinite_article_by_first_sound(word: str, article: str) -> None:
+    assert indefinite_article(word) == article

@@ -307,8 +307,8 @@ class CovidFact(Pipeline):
                 # for an attributive participle or a compared adjective, no reversal of a verb coordinated with
                 # another or in a negated or hedged title (the PMC titles build and its blind reading);
                 # 12: wellformed-v5; 13: "a"/"an" by the substitute's first sound (indefinite_article: "an hour",
-                # "an MRI")
-                version="13",
+                # "an MRI"); 14: letters read one by one also when lower-case first ("an mRNA", "an x-ray", "an Fc")
+                version="14",
             ),
             Stage(
                 "pair NEI evidence",

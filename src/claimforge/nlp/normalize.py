@@ -127,12 +127,15 @@ def indefinite_article(word: str) -> str:
     w = word.strip()
     if not w:
         return "a"
-    if w[0].isupper() and (len(w) == 1 or w[1].isupper() or w[1] in "-0123456789"):  # an acronym or a letter
-        return "an" if w[0] in _VOWEL_LETTERS else "a"
+    # "RNA", "mRNA", "x-ray", "B12", "HbA1c"
+    letters = len(w) == 1 or w[1].isupper() or w[1] in "-0123456789" or (w[0].isupper() and any(c.isdigit() for c in w))
+    symbol = w[0].isupper() and len(w) <= 3 and w.isalpha() and not _known_word(w.lower())  # "Fc", "Hb", "Mg"
+    if (letters and (w[0].isupper() or len(w) > 1)) or symbol:  # read letter by letter: "an mRNA", "an Fc"
+        return "an" if w[0].upper() in _VOWEL_LETTERS else "a"
     low = w.lower()
     if low.startswith(_SILENT_H):
         return "an"
-    if low.startswith(("one", "once", "eu", "ewe", "uni")) or re.match(r"u[bcdfgjklmpqrstvwxz][aeiouy]", low):
+    if low.startswith(("one", "once", "eu", "ewe", "uni", "unanim")) or re.match(r"u[bcdfgjklmpqrstvwxz][aeiouy]", low):
         return "a"  # "a unit", "a usual", "a urinary", "a eukaryotic", "a one-celled"
     return "an" if low[0] in "aeiou" else "a"
 

@@ -40,7 +40,15 @@ _BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]")
 _EXCEPT = re.compile(r"\s*[,:;\-\u2013\u2014]?\s*\bexcept\b[\s:.?\-\u2013\u2014]*(\([^)]*\))?[\s:.?]*$", re.I)
 _ALL_OF = re.compile(r"(^|,\s*)(all|each|any)( of (the following|these|them))?\b(?!\s+of\b)", re.I)
 # "(all of) the following (N)" anywhere in a stem, not the preposition ("Following a fall, ...")
-_THE_FOLLOWING = re.compile(r"\b(?:all\s+(?:of\s+)?)?(?:the\s+)?following\b(?!\s+(?:a|an|the|his|her)\b|,)", re.I)
+_THE_FOLLOWING = re.compile(
+    r"\b(?:all\s+(?:of\s+)?)?the\s+following\b(?!\s+(?:a|an|the|his|her)\b|,)"
+    r"|\bfollowing(?=\s+[\w-]+\s*[:\-\u2013]*\s*$)|^following(?=\s+(?:is|are)\b)",
+    re.I,
+)  # not the preposition: "complication following tonsillectomy is", "Following thyroidectomy, ..."
+# a stem whose blank is at its end already: the answer is appended ("Drug of choice for the following condition is")
+_OPEN_END = re.compile(
+    r"\b(?:is|are|was|were|include|includes|due to|of|by|in|for|with|as|to)\s*[:\-\u2013]*\s*$", re.I
+)
 _ANY_WH = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b", re.I)
 _TRAILING_ALL = re.compile(r"\s+(all( of (the following|these|them))?|the following)\s*$", re.I)
 _NEG_AUX = re.compile(
@@ -173,7 +181,7 @@ def prepare_question(question: str) -> Prepared:
     ):
         q = _NEG_WORDS.sub(lambda m: _POS_FOR[m.group(1).lower()], q, count=1)
         inverted = True
-    if not _ANY_WH.search(q):
+    if not _ANY_WH.search(q) and not _OPEN_END.search(q):
         # "X has the following adverse result:" -> "X has which of the following adverse result" (a blank in place)
         q = _THE_FOLLOWING.sub("which of the following", q, count=1)
     q = re.sub(r"[\s?:.\-\u2013\u2014]+$", "", q).strip()
@@ -228,11 +236,12 @@ class RuleQA2D:
         # stranded preposition (_open_predicate), "do" as the asked verb, openers without a comma, "not" after the
         # auxiliary, no exception reading with two negations; v17: a kept asked noun decides the verb's number; v18:
         # "Where in X", "has" before a relative clause's passive; v19: a "do" left by a removed "not", participles in
-        # the asked noun; v20: "(all of) the following N" as a blank in place (MedMCQA), list answers plural
+        # the asked noun; v20: "(all of) the following N" as a blank in place (MedMCQA), list answers plural;
         # v21: "a"/"an" agree with the next word by sound; v22: the answer before a relative clause on it, a
         # parenthetical participle is no main verb, "Which is larger: A or B"; v23: "Approximately how many", a
-        # participle before a preposition is a verb, not a modifier (docs/qa2d_quality.md, session 36)
-        self.model_id = f"rules-v23+{self._nlp.model_id}{parts}"
+        # participle before a preposition is a verb, not a modifier; v24: instructions tagged as nouns; v25: fixes from
+        # the session's review (docs/qa2d_quality.md, session 36)
+        self.model_id = f"rules-v25+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -828,6 +837,8 @@ def _nominal_answer(adoc: Any) -> bool:
     if any(t.pos_ == "ADJ" and t.dep_ == "ROOT" and t.i + 1 < len(adoc) and adoc[t.i + 1].pos_ == "ADP" for t in words):
         return False  # an adjective with its complement
     lemmas = getAllLemmas(words[-1].lower_)
+    if len(words) == 1:  # a word alone: a noun reading and no adjective one (not "malignant", "low")
+        return not lemmas or ("NOUN" in lemmas and "ADJ" not in lemmas)
     return not lemmas or "NOUN" in lemmas or "PROPN" in lemmas
 
 
@@ -934,9 +945,15 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         start -= 1
         prep = doc[start].text
     if _how_quant(t):
-        if prep is None and before is not None and before.lower_ in _APPROX and before.i == _clause_start(doc, before):
-            start -= 1  # "Approximately how many weeks does ..." -> "... approximately 30 weeks"
         end = _noun_run_end(doc, t.i + 2)
+        if (
+            prep is None
+            and before is not None
+            and before.lower_ in _APPROX
+            and before.i == _clause_start(doc, before)
+            and doc[max(end, t.i + 1) + 1 : max(end, t.i + 1) + 2].text.lower() in ("do", "does", "did")
+        ):
+            start -= 1  # "Approximately how many weeks does ..." -> "... approximately 30 weeks"
         return WhPhrase(start, max(end, t.i + 1), t, "how_many", prep, t.i + 2)
     if _how_adj(t):
         return WhPhrase(start, t.i + 1, t, "how_adj", prep)
@@ -986,7 +1003,7 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any, flags: dict[s
         approx = (
             doc[ph.start].lower_ if ph.prep is None and ph.start < ph.word.i and doc[ph.start].lower_ in _APPROX else ""
         )
-        return f"{approx} {filler}".strip() if approx and not filler.lower().startswith(tuple(_APPROX)) else filler
+        return f"{approx} {filler}" if approx and filler.split()[0].lower() not in _APPROX else filler
     naming_head = ph.kind == "det" and noun and doc[ph.end].lemma_.lower() in ("name", "term", "word")
     if naming_head and ph.noun_start == ph.end:
         # "known by what name" -> "known by the name platelets"; "What term refers to ..." -> "The term X refers"
@@ -1237,7 +1254,7 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         nxt = j
     aux = doc[nxt]
     inverted = aux.lower_ in AUX_WORDS and _starts_np(doc, nxt + 1)
-    emphatic: tuple[str, ...] = ()  # the base-form tag when the verb follows a "do" left by a removed "not"
+    emphatic = ""  # the tag of a "do" left by a removed "not" when the verb after it is the one to inflect
     if aux.lower_ in ("do", "does", "did") and nxt + 1 < len(doc):
         inverted = True  # "What do fungi produce" even when the tagger reads "fungi" as an adverb
         if doc[nxt + 1].lower_ in ("not", "n't") and nxt + 2 < len(doc) and doc[nxt + 2].tag_ == "VB":
@@ -1249,7 +1266,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
                 # "What bacteria do [not] need oxygen and die in its presence": the removed "not" covered one verb
                 # only, so the positive stem is true of no option
                 raise ConversionError("negated_coordination")
-            inverted, nxt, aux, emphatic = False, nxt + 1, doc[nxt + 1], ("VB",)
+            emphatic = {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP")  # the tense the removed "do" carried
+            inverted, nxt, aux = False, nxt + 1, doc[nxt + 1]
     classifier = ph.kind == "det" and ph.noun_start is not None and doc[ph.noun_start].lemma_.lower() in _CLASS_NOUNS
     stranded = inverted and _ends_in_preposition(doc)  # "Which kingdom are mosses and trees included in?"
     if aux.lower_ in BE_FORMS and (ph.kind == "det" or ph.partitive) and not (classifier and inverted) and not stranded:
@@ -1301,8 +1319,11 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         verb_text = aux.text if _acronym(aux.text) else aux.text.lower()
         if plural is not None and (aux.lower_ in SING_PLUR or aux.lower_ in PLUR_SING):
             verb_text = _agree(verb_text, plural)
-        elif plural is not None and aux.tag_ in ("VBZ", "VBP", *emphatic) and aux.lower_ not in AUX_WORDS:
+        elif plural is not None and aux.tag_ in ("VBZ", "VBP") and aux.lower_ not in AUX_WORDS:
             verb_text = _inflect(aux, "VBZ" if not plural else "VBP")
+        if emphatic:  # "Which scientist did [not] study pea plants" -> "Darwin studied ..."
+            tag = "VBD" if emphatic == "VBD" else emphatic if plural is None else "VBP" if plural else "VBZ"
+            verb_text = _inflect(aux, tag)
         noun_text = doc[ph.noun_start : ph.end + 1].text if ph.noun_start is not None else ""
         if filler == answer and _imperative_answer(adoc) and _ACTION_WORDS.search(doc.text):
             # "Check serum TSH" as the subject of "is the most appropriate next step" -> "Checking serum TSH is"
@@ -1326,7 +1347,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
 
 
 _ACTION_WORDS = re.compile(
-    r"\b(step|management|manage|treatment|done|intervention|approach|action|investigation|measure|plan|next|confirm|test)\b",
+    r"\b(step|management|manage|treatment|done|intervention|approach|action|investigation|measure|plan|next|confirm|test"
+    r"|method|strategy)\b",
     re.I,
 )
 
@@ -1527,9 +1549,17 @@ def _imperative_answer(adoc: Any) -> bool:
     from lemminflect import getAllLemmas
 
     toks = [t for t in adoc if not t.is_punct]
-    if len(toks) < 2 or toks[0].i != 0 or toks[0].tag_ not in ("VB", "VBP"):
+    if len(toks) < 2 or toks[0].i != 0:
         return False
-    return toks[0].lower_ in getAllLemmas(toks[0].lower_).get("VERB", ())
+    lemmas = getAllLemmas(toks[0].lower_)
+    if toks[0].lower_ not in lemmas.get("VERB", ()):
+        return False
+    if toks[0].tag_ in ("VB", "VBP"):
+        return True
+    # the tagger reads a verb opening an option as a noun: trusted for a word that is only a verb ("administer/NN
+    # intravenous hydration"), or one before its object's determiner ("add/NN an alert"); not "stem cell therapy",
+    # "biopsy of the lesion"
+    return toks[0].tag_ in ("NN", "NNP") and ("NOUN" not in lemmas or toks[1].tag_ in ("DT", "PRP$", "CD"))
 
 
 def _gerund(answer: str, adoc: Any) -> str:
@@ -1575,7 +1605,7 @@ def _starts_np(doc: Any, i: int) -> bool:
         return True
     if t.lower_ in ("most", "some", "all", "many", "much", "half", "part") and doc[i + 1 : i + 2].text == "of":
         return True  # "What is most of earth's surface covered with"
-    if t.tag_ in ("VBN", "VBG") and i + 1 < len(doc) and doc[i + 1].tag_ in ("VBG", "IN", "TO"):
+    if t.tag_ == "VBN" and i + 1 < len(doc) and doc[i + 1].tag_ in ("VBG", "IN", "TO"):
         return False  # a verb, not a modifier: "What is measured using units ...", "What is found in ..."
     if t.tag_ in ("JJ", "JJR", "JJS", "RB", "RBS", "VBG", "VBN"):  # "most fresh fruits"
         j = i
@@ -1740,19 +1770,19 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         k = _adjective_predicate(rest_all[:n_subj])  # "Why is the drift velocity negligible?"
         predicate = "".join(t.text_with_ws for t in rest_all[k:n_subj]).strip()
         rest_all, n_subj = rest_all[:k] + rest_all[n_subj:], k
-    open_predicate = (
+    try_open_predicate = (
         verb_i is None
         and aux.lower_ in BE_FORMS
         and ph.prep is None
         and (ph.kind in ("nominal", "det") or ph.adverb == "where")
         and not (ph.kind == "nominal" and _adjective_with_open_preposition(rest_all[:n_subj]) is not None)
     )
-    j = _open_predicate(rest_all[:n_subj]) if open_predicate else None
+    j = _open_predicate(rest_all[:n_subj]) if try_open_predicate else None
     if j is not None:
         # "What is the tail bone an example of" -> "The tail bone is an example of ANSWER"; "Which planet is the
         # kuiper belt closest to" -> "The Kuiper belt is closest to ANSWER"; "What class are centipedes in"
         head = "".join(t.text_with_ws for t in rest_all[:j]).strip()
-        if head[:1].isupper() and rest_all[0].tag_ not in ("NNP", "NNPS") and not _acronym(rest_all[0].text):
+        if head[:1].isupper() and not _keeps_capital(rest_all[0]):
             head = head[0].lower() + head[1:]
         predicate = "".join(t.text_with_ws for t in rest_all[j:n_subj]).strip()
         if ph.kind == "adverb" and len(adoc) and adoc[0].pos_ == "ADP":
@@ -1762,7 +1792,7 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         j = _adjective_with_open_preposition(rest_all[:n_subj])
         if j is not None:  # "What is the number of electrons equal to in every atom" -> "... is equal to ANSWER in"
             head = "".join(t.text_with_ws for t in rest_all[:j]).strip()
-            if head[:1].isupper() and rest_all[0].tag_ not in ("NNP", "NNPS") and not _acronym(rest_all[0].text):
+            if head[:1].isupper() and not _keeps_capital(rest_all[0]):
                 head = head[0].lower() + head[1:]
             tail = "".join(t.text_with_ws for t in rest_all[j + 2 :]).strip()
             return f"{head} {aux.lower_} {rest_all[j].text} {rest_all[j + 1].text} {filler} {tail}"
@@ -1794,7 +1824,7 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
             return f"{answer} {aux.lower_} {defined[0].lower() + defined[1:]}"
     subj = "".join(t.text_with_ws for t in rest_all[:n_subj]).strip()
     first = rest_all[0]
-    if subj[:1].isupper() and first.tag_ not in ("NNP", "NNPS") and not _acronym(first.text):
+    if subj[:1].isupper() and not _keeps_capital(first):
         subj = subj[0].lower() + subj[1:]
     rest = rest_all[n_subj:]
     if is_do and not negated and ph.kind == "nominal" and ph.prep is None and rest and rest[0].lemma_.lower() == "do":
@@ -1840,7 +1870,13 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         )
         flags["verb_answer"] = True  # no article is tried before it ("to an increase")
         end, to = do_i, rest[do_i + 1] if do_i + 1 < len(rest) else None
-        if to is not None and to.lower_ == "to" and to.head.i > to.i and to.head.left_edge.i == to.i:
+        if (
+            to is not None
+            and to.lower_ == "to"
+            and to.head.i > to.i
+            and to.head.left_edge.i == to.i
+            and to.head.pos_ in ("NOUN", "PROPN", "PRON")  # "do to water", not "do to maintain homeostasis"
+        ):
             folded = _fold_object(base, to.doc[to.i + 1 : to.head.right_edge.i + 1].text, any_verb=True)
             if folded is not None:
                 base, end = folded, do_i + 1 + (to.head.right_edge.i - to.i)
@@ -1852,7 +1888,7 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     else:
         relative = slot + 1 < len(rest) and rest[slot].lower_ in ("that", "which", "who")
         plural = _answer_plural(adoc) if relative else None
-        if plural is not None and rest[slot + 1].tag_ in ("VBZ", "VBP"):
+        if plural is not None and (rest[slot + 1].tag_ in ("VBZ", "VBP") or rest[slot + 1].lower_ in ("was", "were")):
             # the relative clause's verb agrees with the answer ("exoskeletons that build up", "lungs that are")
             verb = rest[slot + 1]
             agreed = (
@@ -1973,7 +2009,13 @@ def _open_predicate(toks: list[Any]) -> int | None:
         if not (prev.tag_ in ("NN", "NNS", "NNP", "NNPS") or _plural_noun_read_as_verb(toks, k - 1)):
             continue
         if (
-            (k == last and prev.lemma_.lower() not in _RELATIONAL_NOUNS)  # not "..., and pivot examples | of"
+            # the preposition alone after plural or coordinated nouns ("centipedes and millipedes | in"); not after
+            # a relational noun ("pivot examples | of") nor a singular one ("blood close | to", "choice | in")
+            (
+                k == last
+                and prev.lemma_.lower() not in _RELATIONAL_NOUNS
+                and (prev.tag_ in ("NNS", "NNPS") or _plural_noun_read_as_verb(toks, k - 1))
+            )
             or (t.tag_ == "DT" and t.lower_ in ("a", "an", "the"))
             or t.tag_ in ("JJ", "JJR", "JJS", "RBS")
             or t.lower_ == "most"
@@ -1984,7 +2026,7 @@ def _open_predicate(toks: list[Any]) -> int | None:
                 # inside a compound ("mmhg measurement units for")
                 and (
                     prev.tag_ in ("NNS", "NNPS")
-                    or (prev.dep_ != "compound" and toks[k - 2].tag_ not in ("NN", "NNS", "NNP", "NNPS"))
+                    or (prev.dep_ != "compound" and (k < 2 or toks[k - 2].tag_ not in ("NN", "NNS", "NNP", "NNPS")))
                 )
             )
         ):
@@ -2195,6 +2237,12 @@ def _adverbial(wh: str, answer: str, adoc: Any) -> str:
 
 def _acronym(word: str) -> bool:
     return sum(c.isupper() for c in word) >= 2
+
+
+def _keeps_capital(t: Any) -> bool:
+    """A subject's first word that keeps its capital when the subject moves: a name, an acronym, a single capital
+    letter ("T cells", "B vitamins"; not the article "A")."""
+    return t.tag_ in ("NNP", "NNPS") or _acronym(t.text) or (len(t.text) == 1 and t.text.isupper() and t.text != "A")
 
 
 def _fix_predicate_number(body: str, plural: bool | None) -> str:
