@@ -46,7 +46,10 @@ def test_rules_do_not_regress_on_the_sample_they_were_fixed_against() -> None:
     # issue 12 (2026-11-25, en_claimforge_sci): ok 95.0 / 90.5, converted and passing the claim check 96.5 / 88.5;
     # 96.0 and 88.0 since the claim check wellformed-v4 (2026-11-27) rejects one broken conversion each that it let
     # pass ("... have limited amounts of this.", "This is seen because.")
-    floors = {"sciq": (95.0, 96.0), "medmcqa": (90.5, 88.0)}
+    # 87.5 for MedMCQA since rules-v20 (session 36): an adjective answer no longer takes a noun phrase's place in
+    # place of "which of the following" ("This is used to assess extrinsic", "corresponds to pre operational": two
+    # awkward claims rejected, one stem gained)
+    floors = {"sciq": (95.0, 96.0), "medmcqa": (90.5, 87.5)}
     for name, items in sample(DATA, 200, 2026).items():
         res = conv.convert([QA2DRequest(question=q, answer=a) for _, q, a in items])
         docs = nlp.parse([r.text or "" for r in res])
