@@ -156,3 +156,15 @@ def test_misparsed_clauses_are_flagged_not_cut(parse) -> None:  # type: ignore[n
     # an apposition between commas goes with both of its commas
     texts = [t for t, _ in _claims(parse, "The chin-down maneuver, a free and easy procedure, improves swallowing.")]
     assert texts == ["The chin-down maneuver improves swallowing."]
+
+
+def test_bare_reference_numbers_are_removed() -> None:
+    # a superscript reference number that lost its formatting, between commas or before the full stop
+    cleaned = clean_sentence("Consistent with the 2-step model, 65, all the N-loop antibodies reduced chemotaxis.")
+    assert cleaned.text == "All the N-loop antibodies reduced chemotaxis."
+    assert clean_sentence("It still leaves that patient with significant risk, 3.").text == (
+        "It still leaves that patient with significant risk."
+    )
+    # numbers that are data stay
+    assert clean_sentence("The values were 2, 3.").text == "The values were 2, 3."
+    assert clean_sentence("Mice were treated at 2, 3 and 4 weeks.").text == "Mice were treated at 2, 3 and 4 weeks."

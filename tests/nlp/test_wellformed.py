@@ -106,3 +106,17 @@ def test_restore_case_from_the_evidence() -> None:
 )
 def test_headline_fragments(parse, title: str, fragment: bool) -> None:  # type: ignore[no-untyped-def]
     assert bool(wf.headline_reasons(title, parse(title))) == fragment
+
+
+def test_references_to_the_sentence_before_are_not_self_contained() -> None:
+    # session 36's triage of ClaimGen claims: openers and comparisons that need the sentence before
+    from claimforge.nlp.wellformed import _ANAPHORS
+
+    for text in (
+        "Another possibility is poor transition of care from the inpatient setting.",
+        "Besides this, the propensity of RNA viruses to a high mutation rate is known.",
+        "Examples are single nucleotide polymorphisms and RNAseq data.",
+        "A study from the United Kingdom reported similar results.",
+    ):
+        assert _ANAPHORS.search(text), text
+    assert not _ANAPHORS.search("Similar results to those in mice were found in rats.")

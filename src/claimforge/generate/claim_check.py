@@ -62,7 +62,9 @@ class ClaimCheck:
         lm_id = f"+{self._lm.model_id}" if self._lm is not None else ""
         # v3: words that lost their leading symbol ("The -diversity") and a verb with no subject are rejected; v4:
         # a claim may not end in a preposition, subordinator or determiner ("associated with a decrease in.")
-        self.model_id = f"wellformed-v5+{self._nlp.model_id}{lm_id}"
+        # v6: references to the sentence before ("Another possibility is", "Besides this", "similar results") are
+        # not self-contained
+        self.model_id = f"wellformed-v6+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:
         if not texts:

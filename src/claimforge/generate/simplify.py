@@ -29,6 +29,11 @@ from claimforge.nlp.wellformed import SUBJECT_DEPS
 # Text-level cleanup
 
 _NUM_CITE = re.compile(r"\s*\[\s*\d+[a-z]?(?:\s*[-–—,;]\s*\d+[a-z]?)*\s*\]")
+# Reference numbers left bare by a lost superscript, between commas: "..., 65, all the antibodies", "... risk, 3."
+# (a lower-case word after it, or the sentence's end; not "at 2, 3 and 4 weeks", not a year)
+_BARE_CITE = re.compile(
+    r"(?:(?<=,)|^)\s*\d{1,3}(?:[,–-]\d{1,3})*,\s+(?=[a-z])|(?<=[a-z)]),\s*\d{1,3}(?:[,–-]\d{1,3})*\s*(?=\.$)"
+)
 # Superscript reference numbers that lost their formatting: "risk to autism17", "in the purified cells27,28".
 _GLUED_CITE = re.compile(r"\b([a-z]{4,})(\d{1,3}(?:[,–-]\d{1,3})*)(?=[\s.,;:)]|$)")
 _YEAR = r"(?:19|20)\d{2}[a-z]?"
@@ -183,6 +188,7 @@ def clean_sentence(text: str) -> Cleaned:
     t = " ".join(text.split())
     t = re.sub(r"\)\.\s*,(?=\s)", "),", t)  # "RFS (P = 0.706)., nor OS": a full stop typed before the comma
     t = _sub(_NUM_CITE, "", t, "citation", edits)
+    t = _sub(_BARE_CITE, " ", t, "citation", edits)
     t = _glued_citations(t, edits)
     t = _sub(_NARRATIVE_CITE, "", t, "citation", edits)
     t = _sub(_REF_PAREN, "", t, "citation", edits)

@@ -199,7 +199,15 @@ _EXPLETIVE_IT = re.compile(  # "It is known that ...", "it has recently been sho
     r"(?:is|was|be|been|remains|remained|appears|appeared|seems|seemed)\b.*?\b(?:that|to|whether|if|how|why)\b",
     re.I,
 )
-_ANAPHORS = re.compile(r"\b(?:aforementioned|above-mentioned|the\s+above)\b", re.I)
+_ANAPHORS = re.compile(
+    r"\b(?:aforementioned|above-mentioned|the\s+above)\b"
+    # what the sentence before said: "Another possibility is ...", "Besides this, ...", "Examples are ...",
+    # "... reported similar results" (session 36's triage of ClaimGen claims)
+    r"|^(?:another\s+(?:possibility|explanation|reason|option|mechanism|hypothesis|factor|example)"
+    r"|besides\s+(?:this|that)|examples\s+(?:are|include))\b"
+    r"|\bsimilar\s+(?:results|findings|effects|observations|outcomes)\b(?!\s+(?:to|as|in)\b)",
+    re.I,
+)
 _DEICTIC = re.compile(
     r"\b(?:we|our|ours|us|here|herein|hereby)\b"
     r"|\b(?:this|the\s+present|the\s+current|the\s+presented)\s+(?:study|studies|paper|work|article|review|report|"
