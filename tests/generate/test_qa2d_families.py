@@ -1024,6 +1024,13 @@ REVIEW_36 = [
     ("What is an mRNA codon made of?", "nucleotides", "An mRNA codon is made of nucleotides."),
     # an adjective answer has no noun phrase's place
     ("X has which of the following features?", "Malignant", None),
+    # an object relative clause on the answer; a "that" clause of a verb like "show" ends with the answer
+    (
+        "What does every star emit that humans cannot see?",
+        "radiation",
+        "Every star emits radiation that humans cannot see.",
+    ),
+    ("What does the evidence show that cells need?", "oxygen", "The evidence shows that cells need oxygen."),
 ]
 
 NEGATIONS_AND_APOSTROPHES = [

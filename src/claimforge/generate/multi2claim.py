@@ -206,8 +206,9 @@ class Multi2Claim(Pipeline):
                 # 30: rules-v22 (the answer before a relative clause on it: "Some plants produce fruit that protects");
                 # 31: rules-v23 ("Approximately how many weeks ..."; "What is measured using ..." has the wh-word as
                 # its subject); 32: rules-v25 (an instruction tagged as a noun still becomes a gerund subject; fixes
-                # from the session-36 review: "following" as a preposition, "did not", purpose infinitives, "T cells")
-                version="32",
+                # from the session-36 review: "following" as a preposition, "did not", purpose infinitives, "T cells");
+                # 33: rules-v26 (object relative clauses: "Every star emits radiation that humans cannot see")
+                version="33",
             ),
             Stage(
                 "embed explanations",

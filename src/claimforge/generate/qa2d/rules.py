@@ -240,8 +240,9 @@ class RuleQA2D:
         # v21: "a"/"an" agree with the next word by sound; v22: the answer before a relative clause on it, a
         # parenthetical participle is no main verb, "Which is larger: A or B"; v23: "Approximately how many", a
         # participle before a preposition is a verb, not a modifier; v24: instructions tagged as nouns; v25: fixes from
-        # the session's review (docs/qa2d_quality.md, session 36)
-        self.model_id = f"rules-v25+{self._nlp.model_id}{parts}"
+        # the session's review; v26: object relative clauses after the gap, "that" clauses of verbs like "show"
+        # (docs/qa2d_quality.md, session 36)
+        self.model_id = f"rules-v26+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1649,6 +1650,17 @@ def _main_verb(rest: list[Any], aux: Any, adverbial: bool = False) -> int | None
     """
     a = aux.lower_
     if a in ("do", "does", "did") or a in MODALS:
+        # a verb the tagger read as a noun before a relative clause, whose own verb is not the main one: "What does
+        # every star emit/NN that humans cannot see?"
+        rel = next((k for k, t in enumerate(rest) if k > 1 and t.lower_ in ("that", "which", "who")), None)
+        if rel is not None and not any(t.tag_ in ("VB", "VBP") for t in rest[1:rel]):
+            before_rel = [
+                k
+                for k in range(1, rel)
+                if _verb_like(rest[k], ("VB",)) and rest[k - 1].pos_ in ("NOUN", "PROPN", "PRON")
+            ]
+            if before_rel and any(t.tag_ in ("VB", "VBP", "VBZ", "MD") for t in rest[rel + 1 :]):
+                return before_rel[-1]
         for k, t in enumerate(rest):
             base = t.tag_ == "VB" or (t.pos_ == "VERB" and t.tag_ not in ("VBN", "VBG", "VBD", "VBZ"))
             if base and k > 0 and rest[k - 1].lower_ != "to":
@@ -2158,11 +2170,10 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
         # the gap is the infinitive's object (not in "need X to survive", an active verb's object)
         return k + 2  # "What is X used to measure" -> "X is used to measure ANSWER"
     lemma = (verb.lemma_ or verb.text).lower()
-    if (
-        k + 1 < len(rest)
-        and rest[k].lower_ in ("that", "which", "who")
-        and rest[k + 1].tag_ in ("VBZ", "VBP", "VBD", "MD")
-    ):
+    finite_next = k + 1 < len(rest) and rest[k + 1].tag_ in ("VBZ", "VBP", "VBD", "MD")
+    if k + 1 < len(rest) and rest[k].lower_ == "that" and lemma in _CLAUSE_VERBS and not finite_next:
+        return None  # the answer ends the "that" clause: "The evidence shows that cells need oxygen"
+    if k + 1 < len(rest) and rest[k].lower_ in ("that", "which", "who") and _relative_clause(rest, k):
         return k  # a relative clause on the answer: "What do some plants produce that protects dormant seeds"
     object_follows = _starts_np_tokens(rest, k)
     if lemma in NAMING_VERBS and object_follows:
@@ -2199,6 +2210,26 @@ _PARTICLES = frozenset(
     ]
 )
 _SUBORDINATORS = frozenset(["if", "when", "because", "while", "although", "unless", "until", "before", "after", "so"])
+
+
+# verbs that take a "that" clause ("What does the evidence show that cells need?": the answer ends that clause)
+_CLAUSE_VERBS = frozenset(
+    "show suggest indicate say find know think believe demonstrate mean state predict explain reveal prove "  # noqa: SIM905
+    "conclude assume expect hope claim report argue".split()
+)
+
+
+def _relative_clause(rest: list[Any], k: int) -> bool:
+    """``rest[k]`` ("that", "which", "who") opens a relative clause: a finite verb follows at once ("that protects
+    dormant seeds"), or after a short subject ("that humans cannot see"); not "that" as a determiner ("that cell")."""
+    finite = ("VBZ", "VBP", "VBD", "MD")
+    if rest[k + 1].tag_ in finite:
+        return True
+    if rest[k + 1].tag_ not in ("NNS", "NN", "PRP", "DT", "JJ"):
+        return False
+    return any(t.tag_ in finite for t in rest[k + 2 : k + 5]) and not (
+        rest[k].lower_ == "that" and rest[k + 1].tag_ in ("NN", "NNS") and rest[k + 2].tag_ in ("NN", "NNS")
+    )
 
 
 def _starts_np_tokens(toks: list[Any], k: int) -> bool:
