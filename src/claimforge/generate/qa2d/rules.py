@@ -141,7 +141,7 @@ def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
     q = " ".join(question.split())
     head, mark, tail = q.partition("?")
-    if mark and tail.strip() and re.search(r"\b(what|which|who|whom|whose|where|when|why|how)\b", head, re.I):
+    if mark and tail.strip() and _ANY_WH.search(head):
         q = head  # "What force opposes motion? for example a car braking" -> the question only
     q = _QUOTED.sub(r"\1 \2", q)  # 'what higher-level "classification" of science' -> a plain noun phrase
     q = _UNPUNCTUATED_WH.sub(". ", q)  # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence
@@ -735,6 +735,7 @@ class WhPhrase:
     noun_start: int | None = None  # for "det"/"how_many": where the noun part starts
     adverb: str = ""  # for kind "adverb": where/when/why/how
     partitive: bool = False  # "which of the following ..."
+    approx: str = ""  # an approximator opening a how-many phrase ("Approximately how many weeks ...")
 
 
 def _find_wh(doc: Any) -> WhPhrase | None:
@@ -852,10 +853,8 @@ def _fronted_after_opener(doc: Any, ph: WhPhrase, cstart: int) -> bool:
     before, nxt = doc[ph.start - 1], ph.end + 1
     if before.pos_ in ("ADP", "VERB", "AUX", "SCONJ", "CCONJ", "DET") or before.tag_ in ("IN", "TO", "WDT", "WP", "DT"):
         return False
-    return nxt + 1 < len(doc) and doc[nxt].lower_ in _INVERTING and _starts_np(doc, nxt + 1)
-
-
-_INVERTING = frozenset("do does did can could will would should must might may".split())  # noqa: SIM905
+    inverting = doc[nxt].lower_ in ("do", "does", "did") or doc[nxt].lower_ in MODALS if nxt < len(doc) else False
+    return inverting and _starts_np(doc, nxt + 1)
 
 
 def _clause_start(doc: Any, t: Any) -> int:
@@ -947,6 +946,7 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         prep = doc[start].text
     if _how_quant(t):
         end = _noun_run_end(doc, t.i + 2)
+        approx = ""
         if (
             prep is None
             and before is not None
@@ -954,8 +954,8 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
             and before.i == _clause_start(doc, before)
             and doc[max(end, t.i + 1) + 1 : max(end, t.i + 1) + 2].text.lower() in ("do", "does", "did")
         ):
-            start -= 1  # "Approximately how many weeks does ..." -> "... approximately 30 weeks"
-        return WhPhrase(start, max(end, t.i + 1), t, "how_many", prep, t.i + 2)
+            start, approx = start - 1, before.lower_  # "Approximately how many weeks does ..." -> "... approximately"
+        return WhPhrase(start, max(end, t.i + 1), t, "how_many", prep, t.i + 2, approx=approx)
     if _how_adj(t):
         return WhPhrase(start, t.i + 1, t, "how_adj", prep)
     if w in WH_ADVERB:
@@ -1001,10 +1001,7 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any, flags: dict[s
     noun = doc[ph.noun_start : ph.end + 1].text if ph.noun_start is not None else ""
     if ph.kind == "how_many":
         filler = f"{answer} {noun}".strip() if _is_bare_number(adoc) else answer
-        approx = (
-            doc[ph.start].lower_ if ph.prep is None and ph.start < ph.word.i and doc[ph.start].lower_ in _APPROX else ""
-        )
-        return f"{approx} {filler}" if approx and filler.split()[0].lower() not in _APPROX else filler
+        return f"{ph.approx} {filler}" if ph.approx and filler.split()[0].lower() not in _APPROX else filler
     naming_head = ph.kind == "det" and noun and doc[ph.end].lemma_.lower() in ("name", "term", "word")
     if naming_head and ph.noun_start == ph.end:
         # "known by what name" -> "known by the name platelets"; "What term refers to ..." -> "The term X refers"
@@ -1229,14 +1226,12 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             if doc[start].lower_ in ("does", "did"):  # "X does what" + "rust" -> "X rusts"
                 filler = _inflected_answer(answer, "VBZ" if doc[start].lower_ == "does" else "VBD")
             end = ph.end
-            to = doc[end + 1] if end + 1 < len(doc) else None
-            if to is not None and to.lower_ == "to":
+            obj = _to_object(doc[end + 1], after_what=True) if end + 1 < len(doc) else None
+            if obj is not None:
                 # "does what to the current" + "increases it" (or "increases") -> "increases the current"
-                noun = to.head
-                if noun.i > to.i and noun.left_edge.i == to.i:
-                    folded = _fold_object(filler, doc[to.i + 1 : noun.right_edge.i + 1].text, any_verb=True)
-                    if folded is not None:
-                        return _replace(doc, start, noun.right_edge.i, folded)
+                folded = _fold_object(filler, obj.text, any_verb=True)
+                if folded is not None:
+                    return _replace(doc, start, obj.end - 1, folded)
         return _replace(doc, start, ph.end, filler)
     nxt = ph.end + 1
     last_answer_word = answer.split()[-1].lower() if answer.split() else ""
@@ -1881,17 +1876,12 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
             {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP") if is_do and not negated and do_i == 0 else "VB",
         )
         flags["verb_answer"] = True  # no article is tried before it ("to an increase")
-        end, to = do_i, rest[do_i + 1] if do_i + 1 < len(rest) else None
-        if (
-            to is not None
-            and to.lower_ == "to"
-            and to.head.i > to.i
-            and to.head.left_edge.i == to.i
-            and to.head.pos_ in ("NOUN", "PROPN", "PRON")  # "do to water", not "do to maintain homeostasis"
-        ):
-            folded = _fold_object(base, to.doc[to.i + 1 : to.head.right_edge.i + 1].text, any_verb=True)
+        end = do_i
+        obj = _to_object(rest[do_i + 1]) if do_i + 1 < len(rest) else None
+        if obj is not None:
+            folded = _fold_object(base, obj.text, any_verb=True)
             if folded is not None:
-                base, end = folded, do_i + 1 + (to.head.right_edge.i - to.i)
+                base, end = folded, do_i + 1 + len(obj)
         words[do_i : end + 1] = [f"{base}{rest[end].whitespace_}"]
         return f"{subj} {aux_text} {adverbs} {predicate} {''.join(words)}"
     slot = _answer_slot(ph, rest, verb_i is not None, aux)
@@ -1936,6 +1926,16 @@ def _what_does_x_do(rest: list[Any], aux: Any, answer: str, adoc: Any) -> str | 
             raise ConversionError("unsupported_question_form", f"no place for {obj!r} in the answer {answer!r}")
         verb_phrase = folded
     return f"{verb_phrase} {tail}".strip()
+
+
+def _to_object(to: Any, after_what: bool = False) -> Any | None:
+    """The noun phrase after a "to" that names what "do" acts on ("do to water", "does what to the current") as a
+    span; None for anything else. After "do" alone the "to" may open a purpose infinitive ("do to maintain
+    homeostasis"); after "do what" it cannot, whatever the tagger says ("to excess/VB stomach acid")."""
+    head = to.head
+    if to.lower_ != "to" or head.i <= to.i or head.left_edge.i != to.i or (head.tag_ == "VB" and not after_what):
+        return None
+    return to.doc[to.i + 1 : head.right_edge.i + 1]
 
 
 def _fold_object(verb_phrase: str, obj: str, any_verb: bool) -> str | None:
