@@ -108,6 +108,27 @@ def test_cross_encoder_keeps_the_sentences_most_like_the_claim(tiny_bert: Path) 
     assert v.evidence_text(short) == "yes indeed. no never."
 
 
+def test_cross_encoder_embeds_each_sentence_once_across_calls(tiny_bert: Path) -> None:
+    # the lazy label check judges in small rounds that meet the same evidence again (SciQ: one explanation for
+    # an item's SUPPORTED and REFUTED claims)
+    v = registry.build(
+        "verifier", {"name": "cross-encoder", "model": str(tiny_bert), "max_length": 24, "embedder": HASHING}
+    )
+    seen: list[list[str]] = []
+    embed = v.embedder.embed
+    v.embedder.embed = lambda texts, progress=None: seen.append(list(texts)) or embed(texts, progress)
+    evidence = tuple(f"w{i} w{i + 1} w{i + 2} w{i + 3} w{i + 4} w{i + 5}." for i in range(0, 40, 6))
+    first = Pair(id="a", claim="the cell is a unit of life", evidence=evidence)
+    second = Pair(id="b", claim="the cell is no unit of life", evidence=evidence)
+    v.prepare([first])
+    v.prepare([second])
+    assert seen == [sorted({first.claim, *evidence}), [second.claim]]
+    fresh = registry.build(
+        "verifier", {"name": "cross-encoder", "model": str(tiny_bert), "max_length": 24, "embedder": HASHING}
+    )
+    assert v.evidence_text(second) == fresh.evidence_text(second)  # the same choice as from scratch
+
+
 def test_trainer_resumes_an_interrupted_run_to_the_same_weights(tiny_bert: Path, tmp_path: Path) -> None:
     spec = specs(tiny_bert)["cem"]
     pairs = toy_pairs()
