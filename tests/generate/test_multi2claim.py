@@ -255,3 +255,34 @@ def test_oversized_questions_evidence_and_claims_are_rejects_that_say_so() -> No
     assert why["t:12"][0] == "claim_too_long" and "max_claim_words=300" in why["t:12"][1]
     assert not any(e.source_item_id in ("t:10", "t:11", "t:12") for e in res.examples)
     assert res.n_input == len(items)
+
+
+def test_distractors_after_the_first_good_claim_are_never_converted() -> None:
+    class Recording(FakeQA2D):
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+
+        def convert(self, requests):  # type: ignore[no-untyped-def]
+            from claimforge.types import QA2DResult
+
+            self.asked.extend(r.answer for r in requests)
+            return [
+                QA2DResult(text=None, reason="no_question_form") if r.answer.startswith("bad") else res
+                for r, res in zip(requests, super().convert(requests), strict=True)
+            ]
+
+    qa2d = Recording()
+    items = [
+        item(
+            0, "What stores DNA?", "nucleus", ["nucleolus", "ribosome", "vacuole"], "The nucleus stores DNA. " + FILLER
+        ),
+        item(1, "What makes energy?", "mitochondria", ["bad one", "bad two", "chloroplast"], "Mitochondria. " + FILLER),
+        item(2, "What makes proteins?", "bad answer", ["golgi", "lysosome"], "Ribosomes make proteins. " + FILLER),
+    ]
+    res = make(qa2d=qa2d, balance=False).build(items)
+    # answers first, then each item's next distractor, closest first, until one makes a claim
+    assert sorted(qa2d.asked) == sorted(
+        ["nucleus", "mitochondria", "bad answer", "nucleolus", "bad one", "bad two", "chloroplast"]
+    )
+    refuted = {e.source_item_id: e.claim for e in res.examples if e.label == Label.REFUTED}
+    assert refuted == {"t:0": "The answer is nucleolus.", "t:1": "The answer is chloroplast."}

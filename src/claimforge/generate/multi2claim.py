@@ -249,23 +249,7 @@ class Multi2Claim(Pipeline):
         """The SUPPORTED and REFUTED claims of each item. For inverted stems (EXCEPT/NOT) the roles swap:
         the keyed answer makes the false claim and the closest distractor the true one."""
         units = chunk.live()
-        reqs: list[QA2DRequest] = []
-        for u in units:
-            reqs.append(QA2DRequest(question=u.item.question, answer=u.item.answer or ""))
-            reqs.extend(QA2DRequest(question=u.item.question, answer=d) for d, _ in u.data["distractors"])
-        sources = [u.item.explanation or "" for u in units for _ in range(1 + len(u.data["distractors"]))]
-        results = [
-            r.model_copy(update={"text": restore_case(r.text, src)}) if r.text else r
-            for r, src in zip(self.qa2d.convert(reqs), sources, strict=True)
-        ]
-        results = self._wellformed([self._length_checked(r) for r in results])
-        per_unit: list[tuple[QA2DResult, list[QA2DResult]]] = []
-        i = 0
-        for u in units:
-            n = len(u.data["distractors"])
-            per_unit.append((results[i], results[i + 1 : i + 1 + n]))
-            i += 1 + n
-        self._skip_synonyms(units, per_unit)
+        per_unit = self._option_claims(units)
         for u, (res_answer, res_ds) in zip(units, per_unit, strict=True):
             item = u.item
             ds = u.data["distractors"]
@@ -292,40 +276,72 @@ class Multi2Claim(Pipeline):
             else:
                 chunk.examples.append(self._example(item, Label.REFUTED, _text(ref), item, ref.details))
 
+    def _option_claims(self, units: list[Any]) -> list[tuple[QA2DResult, list[QA2DResult]]]:
+        """Each item's answer claim and its distractors' claims, closest distractor first, up to the first that
+        makes a claim: converted, checked (length, emit-time check) and not a synonym of the answer. Lazily, in
+        rounds: the answers and every item's next distractor, so the distractors after the first good one are
+        never converted, parsed or judged (the result is the same as converting them all)."""
+        answers = self._converted(
+            [QA2DRequest(question=u.item.question, answer=u.item.answer or "") for u in units],
+            [u.item.explanation or "" for u in units],
+        )
+        per_unit: list[tuple[QA2DResult, list[QA2DResult]]] = [(a, []) for a in answers]
+        open_ = [k for k, a in enumerate(answers) if a.text and units[k].data["distractors"]]
+        while open_:
+            reqs = [
+                QA2DRequest(
+                    question=units[k].item.question, answer=units[k].data["distractors"][len(per_unit[k][1])][0]
+                )
+                for k in open_
+            ]
+            results = self._skip_synonyms(
+                [per_unit[k][0] for k in open_],
+                [units[k].data["distractors"][len(per_unit[k][1])][1] for k in open_],
+                self._converted(reqs, [units[k].item.explanation or "" for k in open_]),
+            )
+            still = []
+            for k, r in zip(open_, results, strict=True):
+                per_unit[k][1].append(r)
+                if not r.text and len(per_unit[k][1]) < len(units[k].data["distractors"]):
+                    still.append(k)
+            open_ = still
+        return per_unit
+
+    def _converted(self, reqs: list[QA2DRequest], sources: list[str]) -> list[QA2DResult]:
+        """QA2D of each request, cased like its source text (the item's explanation), through the length limit
+        and the emit-time check."""
+        results = [
+            r.model_copy(update={"text": restore_case(r.text, src)}) if r.text else r
+            for r, src in zip(self.qa2d.convert(reqs), sources, strict=True)
+        ]
+        return self._wellformed([self._length_checked(r) for r in results])
+
     def uses(self, name: str) -> bool:
         return super().uses(name) or (name == "judge" and self.config.synonym_cosine < 1)
 
-    def _skip_synonyms(self, units: list[Any], per_unit: list[tuple[QA2DResult, list[QA2DResult]]]) -> None:
-        """Turn the claims of distractors that mean the same as the answer into ``distractor_synonym`` results
-        (judged in rounds: each round, per item, the first convertible distractor at least ``synonym_cosine``
-        similar to the answer, premise = the answer's claim)."""
+    def _skip_synonyms(
+        self, answers: list[QA2DResult], cosines: list[float], results: list[QA2DResult]
+    ) -> list[QA2DResult]:
+        """The claims of distractors that mean the same as the answer become ``distractor_synonym`` results: a
+        distractor at least ``synonym_cosine`` similar to the answer whose claim the answer's claim entails
+        (P(entailment) ≥ ``synonym_entailment``)."""
         cfg = self.config
         if cfg.synonym_cosine >= 1 or self.component("judge") is None:
-            return
-        judged: set[tuple[int, int]] = set()
-        while True:
-            todo: list[tuple[int, int]] = []
-            for k, (u, (res_a, res_ds)) in enumerate(zip(units, per_unit, strict=True)):
-                if not res_a.text:
-                    continue
-                for j, ((_, cos), r) in enumerate(zip(u.data["distractors"], res_ds, strict=True)):
-                    if not r.text:
-                        continue
-                    if cos >= cfg.synonym_cosine and (k, j) not in judged:
-                        todo.append((k, j))
-                    break  # only the first convertible distractor matters this round
-            if not todo:
-                return
-            judged.update(todo)
-            probs = judge(
-                self.component("judge"),
-                [per_unit[k][1][j].text or "" for k, j in todo],
-                [(per_unit[k][0].text or "",) for k, j in todo],
-            )
-            for (k, j), p in zip(todo, probs, strict=True):
-                if float(p[0]) >= cfg.synonym_entailment:
-                    detail = f"P(entailment) {float(p[0]):.2f} from the answer's claim: {per_unit[k][1][j].text}"
-                    per_unit[k][1][j] = QA2DResult(text=None, reason="distractor_synonym", detail=detail)
+            return results
+        todo = [
+            i for i, (r, cos) in enumerate(zip(results, cosines, strict=True)) if r.text and cos >= cfg.synonym_cosine
+        ]
+        if not todo:
+            return results
+        probs = judge(
+            self.component("judge"), [results[i].text or "" for i in todo], [(answers[i].text or "",) for i in todo]
+        )
+        out = list(results)
+        for i, p in zip(todo, probs, strict=True):
+            if float(p[0]) >= cfg.synonym_entailment:
+                detail = f"P(entailment) {float(p[0]):.2f} from the answer's claim: {results[i].text}"
+                out[i] = QA2DResult(text=None, reason="distractor_synonym", detail=detail)
+        return out
 
     @staticmethod
     def _roles(
@@ -334,7 +350,7 @@ class Multi2Claim(Pipeline):
         if not res_answer.text:
             return None, None, res_answer
         answer = OptionClaim(item.answer or "", "answer", 1.0, res_answer)
-        ok = [OptionClaim(d, "distractor", s, r) for (d, s), r in zip(ds, res_ds, strict=True) if r.text]
+        ok = [OptionClaim(d, "distractor", s, r) for (d, s), r in zip(ds[: len(res_ds)], res_ds, strict=True) if r.text]
         if res_answer.polarity == "inverted":
             if not ok:
                 return None, None, QA2DResult(text=None, reason="inverted_stem_without_convertible_distractor")
