@@ -26,6 +26,9 @@ TORCH = "embedder.runtime=torch"
 KBIN_TORCH = "negator.embedder={{name: sentence-transformers, runtime: torch}}"
 # The label check (issue 11) came after the recording: the cases turn it off, so what they pin is the machinery.
 NO_CHECK = "label_check=off"
+# The judge (Multi2Claim's synonym check) as recorded, ONNX fp32: its default runtime "auto" picks bf16 where the CPU
+# has it, so the hashes would depend on the machine.
+JUDGE_ONNX = "judge.runtime=onnx"
 CITED = "evidence=cited"  # ClaimGen's evidence as the paper chose it (the cited abstract, unchecked)
 SKIP_FILES = {"manifest.json", "report.md", "report.html", "lengths.png", "examples.parquet"}
 
@@ -42,11 +45,20 @@ class Case:
 
 
 CASES = (
-    Case("multi2claim-sciq", "multi2claim", ("reader.path={shared}", TORCH, NO_CHECK), 300, "sciq/valid.json"),
+    Case(
+        "multi2claim-sciq", "multi2claim", ("reader.path={shared}", TORCH, NO_CHECK, JUDGE_ONNX), 300, "sciq/valid.json"
+    ),
     Case(
         "multi2claim-sciq-hashing",
         "multi2claim",
-        ("reader.path={shared}", "embedder.name=hashing", "unique_evidence=drop_all", "balance=false", NO_CHECK),
+        (
+            "reader.path={shared}",
+            "embedder.name=hashing",
+            "unique_evidence=drop_all",
+            "balance=false",
+            NO_CHECK,
+            JUDGE_ONNX,
+        ),
         500,
         "sciq/train.json",
     ),

@@ -77,7 +77,7 @@ def test_an_untrained_hf_encoder_is_refused_as_an_nli_model(tiny_bert: Path) -> 
         registry.build("nli", {"name": "hf", "model": str(tiny_bert), "use_cache": False})
 
 
-@pytest.mark.parametrize("runtime", ["torch-int8", "onnx", "onnx-int8"])
+@pytest.mark.parametrize("runtime", ["torch-int8", "torch-bf16", "onnx", "onnx-int8"])
 def test_faster_runtimes_of_a_run_agree_with_torch(tiny_bert: Path, tmp_path: Path, runtime: str) -> None:
     from claimforge.verify.cross_encoder import CrossEncoderConfig, CrossEncoderVerifier
 
@@ -88,3 +88,18 @@ def test_faster_runtimes_of_a_run_agree_with_torch(tiny_bert: Path, tmp_path: Pa
     fast = registry.build("nli", {"name": "run", "path": str(run), "runtime": runtime, "use_cache": False})
     assert runtime in fast.model_id
     np.testing.assert_allclose(fast.predict_proba(pairs), ref, atol=1e-4 if runtime == "onnx" else 0.1)
+
+
+@pytest.mark.parametrize(("native", "expected"), [(True, "torch-bf16"), (False, "onnx")])
+def test_auto_runtime_is_bf16_where_the_cpu_has_it_else_onnx(
+    tiny_bert: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, native: bool, expected: str
+) -> None:
+    from claimforge.backends import embeddings
+    from claimforge.verify.cross_encoder import CrossEncoderConfig, CrossEncoderVerifier
+
+    monkeypatch.setattr(embeddings, "native_bf16", lambda: native)
+    run = tmp_path / "run"
+    CrossEncoderVerifier(CrossEncoderConfig(model=str(tiny_bert), embedder={"name": "hashing"})).save(run)
+    nli = registry.build("nli", {"name": "run", "path": str(run), "runtime": "auto", "use_cache": False})
+    assert nli.model_id.endswith("+" + expected)  # cached scores of one runtime are not read as the other's
+    assert nli.predict_proba([_pair("claim about cells", "the cell is a unit of life.")]).shape == (1, 3)

@@ -22,7 +22,7 @@ from claimforge.records import Label, Pair
 
 ENTAILMENT, CONTRADICTION, NEUTRAL = 0, 1, 2  # columns of predict_proba (SUPPORTED, REFUTED, NEI)
 BATCH = 2048  # pairs per judge call: the NLI cache is written per call, so an interrupted check keeps its work
-DEFAULT_JUDGE: dict[str, Any] = {"name": "embedded", "runtime": "onnx"}  # ONNX Runtime fp32: exact, 1.1-1.8x torch
+DEFAULT_JUDGE: dict[str, Any] = {"name": "embedded", "runtime": "auto"}  # bf16 where native, else ONNX fp32
 
 
 class Thresholds(BaseModel):
