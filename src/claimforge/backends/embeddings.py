@@ -6,6 +6,7 @@ any sentence-transformers model name or local path works the same way.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Sequence
@@ -62,6 +63,7 @@ def _load_sentence_transformer(path: str, device: str, max_seq_length: int | Non
     return model
 
 
+@functools.lru_cache(maxsize=1)
 def native_bf16() -> bool:
     """Whether this CPU computes bf16 natively (x86 avx512_bf16 or AMX, read from /proc/cpuinfo on Linux)."""
     try:
@@ -71,11 +73,20 @@ def native_bf16() -> bool:
     return " avx512_bf16" in flags or " amx_bf16" in flags
 
 
-def resolve_runtime(runtime: str) -> str:
-    """``auto`` -> torch-bf16 where the CPU has native bf16, else torch; any other runtime as given."""
+def resolve_runtime(runtime: str, without_bf16: str = "torch") -> str:
+    """``auto`` -> torch-bf16 where the CPU has native bf16, else ``without_bf16``; any other runtime as given."""
     if runtime != "auto":
         return runtime
-    return "torch-bf16" if native_bf16() else "torch"
+    return "torch-bf16" if native_bf16() else without_bf16
+
+
+def bf16_autocast(runtime: str) -> Any:
+    """The context a torch model runs in for ``runtime``: bf16 autocast for torch-bf16, else nothing."""
+    if runtime != "torch-bf16":
+        return contextlib.nullcontext()
+    import torch
+
+    return torch.autocast("cpu", dtype=torch.bfloat16)
 
 
 class _MeanPooled:
@@ -190,12 +201,7 @@ class SentenceTransformerEmbedder:
         runtime = self.runtime
         if runtime.startswith("onnx"):
             return self._encode_onnx(texts, int8=runtime == "onnx-int8")
-        import contextlib
-
-        import torch
-
-        autocast = torch.autocast("cpu", dtype=torch.bfloat16) if runtime == "torch-bf16" else contextlib.nullcontext()
-        with autocast:
+        with bf16_autocast(runtime):
             return self.model.encode(
                 texts,
                 batch_size=self.config.batch_size,

@@ -45,7 +45,7 @@ from claimforge.nlp.wellformed import PREPOSITIONS, sentence_case
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
 from claimforge.records import Document, Label, Reject, SentenceItem
 from claimforge.registry import registry
-from claimforge.verify.label_check import DEFAULT_JUDGE, judge
+from claimforge.verify.label_check import judge
 
 METHOD = "covidfact"
 
@@ -124,7 +124,7 @@ class CovidFactConfig(LabelCheckConfig):
     # than this many nats less likely in the n-gram LM ("related to" -> "dissociated to": 5.7; "favorable for" ->
     # "unfavorable for": 2.9). None turns it off.
     max_preposition_drop: float | None = Field(3.5, ge=0)
-    gate: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_JUDGE))
+    gate: dict[str, Any] = Field(default_factory=lambda: {"name": "embedded", "runtime": "onnx"})  # exact, as negators
     gate_against: Literal["claim", "evidence", "both"] = "both"
     min_contradiction: float = Field(0.65, ge=0, le=1)
     max_counter_claims: int = Field(3, ge=1)

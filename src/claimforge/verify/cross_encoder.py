@@ -22,7 +22,7 @@ MODEL_DIR = "model"
 
 
 JUDGE = "judge"  # ``model: judge``: start from the embedded NLI model's weights, its 3-way head kept (2-way: mapped)
-MAX_VECTORS = 200_000  # sentence vectors kept in memory (about 300 MB at 384 dimensions); then they start over
+MAX_VECTORS = 200_000  # evidence sentence vectors a verifier keeps (about 350 MB at 384 dimensions), then anew
 
 
 class CrossEncoderConfig(VerifierConfig):
@@ -71,7 +71,7 @@ class CrossEncoderVerifier(TorchVerifier):
         self._tokenizer: Any = None
         self._embedder: Any = None
         self._evidence: dict[tuple[str, tuple[str, ...]], str] = {}
-        self._vectors: dict[str, Any] = {}  # sentence vectors of this process, reused across calls
+        self._vectors: dict[str, Any] = {}  # evidence sentence vectors, reused across calls
         self._missing: list[str] = []
         if config.threads:
             import torch
@@ -236,17 +236,18 @@ class CrossEncoderVerifier(TorchVerifier):
             self._evidence[(p.claim, p.evidence)] = " ".join(p.evidence)
         if not over:
             return
-        # each text is embedded once per process: a caller that judges in small rounds (the lazy label check)
-        # meets the same evidence sentences again in later calls
-        texts = sorted(({p.claim for p, _ in over} | {s for p, _ in over for s in p.evidence}) - self._vectors.keys())
-        if len(self._vectors) + len(texts) > MAX_VECTORS:
+        # each evidence sentence is embedded once by this verifier: a caller that judges in small rounds (the lazy
+        # label check) meets the same evidence again in later calls
+        sentences = {s for p, _ in over for s in p.evidence}
+        if len(self._vectors) + len(sentences) > MAX_VECTORS:
             self._vectors.clear()
-            texts = sorted({p.claim for p, _ in over} | {s for p, _ in over for s in p.evidence})
-        if texts:
-            self._vectors.update(zip(texts, self.embedder.embed(texts, progress=progress), strict=True))
-        vec = self._vectors
+        new = sorted(sentences - self._vectors.keys())
+        claims = sorted({p.claim for p, _ in over})
+        vecs = self.embedder.embed(new + claims, progress=progress)
+        self._vectors.update(zip(new, vecs[: len(new)], strict=True))
+        claim_vec = dict(zip(claims, vecs[len(new) :], strict=True))
         for pair, n_claim in over:
-            sims = np.stack([vec[s] for s in pair.evidence]) @ vec[pair.claim]
+            sims = np.stack([self._vectors[s] for s in pair.evidence]) @ claim_vec[pair.claim]
             keep: list[int] = []
             used = n_claim
             for i in np.argsort(-sims, kind="stable"):

@@ -8,7 +8,6 @@ SUPPORTED / REFUTED / NOT_ENOUGH_INFO (entailment / contradiction / neutral), ba
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from collections.abc import Sequence
 from importlib import resources
@@ -54,11 +53,9 @@ class NLIConfig(CachedComponentConfig):
     @property
     def resolved_runtime(self) -> str:
         """The runtime that runs: ``auto`` decided for this CPU."""
-        if self.runtime != "auto":
-            return self.runtime
-        from claimforge.backends.embeddings import native_bf16
+        from claimforge.backends.embeddings import resolve_runtime
 
-        return "torch-bf16" if native_bf16() else "onnx"
+        return resolve_runtime(self.runtime, without_bf16="onnx")
 
 
 class HFNLIConfig(NLIConfig):
@@ -79,6 +76,7 @@ class _VerifierNLI:
         self.verifier = verifier
         self.columns = columns  # for each of LABELS_3, the verifier's column (None: the model has none)
         self.model_id = model_id
+        self._runtime = config.resolved_runtime
         self._cache = config.open_cache("nli")
 
     def predict_proba(self, pairs: Sequence[Pair], progress: Any = None) -> np.ndarray:
@@ -86,7 +84,11 @@ class _VerifierNLI:
         cached = self._cache.get_many(list(dict.fromkeys(keys)))
         todo = list({k: p for k, p in zip(keys, pairs, strict=True) if k not in cached}.items())
         if todo:
-            with _autocast(self.config.resolved_runtime):
+            from claimforge.backends.embeddings import bf16_autocast
+
+            if self._runtime == "torch-bf16":  # the evidence it reads is chosen outside autocast, in fp32
+                self.verifier.prepare([p for _, p in todo])
+            with bf16_autocast(self._runtime):  # the forward pass
                 raw = self.verifier.predict_proba([p for _, p in todo], progress=progress)
             rows = np.zeros((len(todo), 3), dtype=np.float32)
             for j, col in enumerate(self.columns):
@@ -98,14 +100,6 @@ class _VerifierNLI:
         if not pairs:
             return np.zeros((0, 3), dtype=np.float32)
         return np.stack([np.frombuffer(cached[k], dtype=np.float32) for k in keys])
-
-
-def _autocast(runtime: str) -> Any:
-    if runtime != "torch-bf16":
-        return contextlib.nullcontext()
-    import torch
-
-    return torch.autocast("cpu", dtype=torch.bfloat16)
 
 
 @functools.lru_cache(maxsize=4)
