@@ -1068,6 +1068,42 @@ NEGATIONS_AND_APOSTROPHES = [
 ]
 
 
+HOW_MANY = [
+    # session 37: a quantity answer keeps the asked noun ("of" after tens/thousands); "one" makes it singular and
+    # the verb agrees
+    (
+        "How many possible alleles do the majority of human genes have?",
+        "two or more",
+        "The majority of human genes have two or more possible alleles.",
+    ),
+    ("How many pathogens can each droplet contain?", "thousands", "Each droplet can contain thousands of pathogens."),
+    (
+        "How many types of surface waves are there?",
+        "over a hundred",
+        "There are over a hundred types of surface waves.",
+    ),
+    (
+        "How many weeks are in the life cycle of ladybugs",
+        "four to six",
+        "Four to six weeks are in the life cycle of ladybugs.",
+    ),
+    ("How many types of galaxies are there?", "one", "There is one type of galaxies."),
+    ("How many types of galaxies are there?", "three", "There are three types of galaxies."),
+    ("How many stars are in our solar system?", "one", "One star is in our solar system."),
+    ("How many chambers does a mammalian heart have?", "one", "A mammalian heart has one chamber."),
+    (
+        "Simple eyes, like the human eye, have how many lenses?",
+        "one",
+        "Simple eyes, like the human eye, have one lens.",
+    ),
+    ("How many sets of chromosomes do gametes contain?", "single", "Gametes contain a single set of chromosomes."),
+    (
+        "Approximately how many weeks does the fetal period last?",
+        "30 weeks",
+        "The fetal period lasts approximately 30 weeks.",
+    ),
+]
+
 # every family above: the claim each real question and answer must give
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
@@ -1102,6 +1138,7 @@ FAMILIES = {
     "the_following": THE_FOLLOWING,
     "triage_36": TRIAGE_36,
     "review_36": REVIEW_36,
+    "how_many": HOW_MANY,
 }
 
 

@@ -241,8 +241,9 @@ class RuleQA2D:
         # parenthetical participle is no main verb, "Which is larger: A or B"; v23: "Approximately how many", a
         # participle before a preposition is a verb, not a modifier; v24: instructions tagged as nouns; v25: fixes from
         # the session's review; v26: object relative clauses after the gap, "that" clauses of verbs like "show"
-        # (docs/qa2d_quality.md, session 36)
-        self.model_id = f"rules-v26+{self._nlp.model_id}{parts}"
+        # (docs/qa2d_quality.md, session 36); v27: how-many answers that are quantities keep the asked noun ("two or
+        # more possible alleles", "thousands of pathogens"), "one" makes it singular and agrees ("There is one type")
+        self.model_id = f"rules-v27+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -509,6 +510,8 @@ class RuleQA2D:
         try:
             flags: dict[str, Any] = {"keep_noun": keep_noun, "dropped_not": prep.dropped_not}
             text = declarative(prep.text, qdoc, answer, adoc, flags)
+            if flags.get("one"):
+                text = _THERE_ARE_ONE.sub(lambda m: f"{m[1]} {'is' if m[2] == 'are' else 'was'} ", text)
         except ConversionError as e:
             return QA2DResult(text=None, reason=e.reason), False, False
         return (
@@ -1000,7 +1003,7 @@ def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any, flags: dict[s
     """What replaces the wh-phrase: the answer, keeping the noun when the answer is only a modifier."""
     noun = doc[ph.noun_start : ph.end + 1].text if ph.noun_start is not None else ""
     if ph.kind == "how_many":
-        filler = f"{answer} {noun}".strip() if _is_bare_number(adoc) else answer
+        filler = _how_many_filler(answer, adoc, doc, ph, flags) if noun else answer
         return f"{ph.approx} {filler}" if ph.approx and filler.split()[0].lower() not in _APPROX else filler
     naming_head = ph.kind == "det" and noun and doc[ph.end].lemma_.lower() in ("name", "term", "word")
     if naming_head and ph.noun_start == ph.end:
@@ -1103,6 +1106,44 @@ def _adjectival(t: Any, adverb: bool = True) -> bool:
 def _is_bare_number(adoc: Any) -> bool:
     toks = [t for t in adoc if not t.is_punct]
     return bool(toks) and all(t.pos_ == "NUM" or t.like_num for t in toks)
+
+
+# words of a quantity answer around its numbers ("two or more", "four to six", "over a hundred", "at least 3")
+_QUANTITY_WORDS = frozenset(
+    ["or", "more", "less", "fewer", "to", "over", "under", "about", "around", "nearly", "approximately", "roughly"]
+    + ["up", "than", "at", "least", "most", "a", "an", "only", "just", "almost", "exactly"]
+)
+_MULTIPLES = frozenset(["tens", "dozens", "hundreds", "thousands", "millions", "billions", "trillions"])
+_ONE = re.compile(r"^(only |just |exactly )?(one|1|a single|single)$", re.I)
+_THERE_ARE_ONE = re.compile(r"\b([Tt]here)\s+(are|were)\s+(?=(?:only |just |exactly )?(?:one|1|a single)\b)")
+
+
+def _quantity(adoc: Any) -> bool:
+    """An answer that is a number or a range of numbers: "two", "four to six", "over a hundred", "thousands"."""
+    toks = [t for t in adoc if not t.is_punct]
+    numeric = [t for t in toks if t.pos_ == "NUM" or t.like_num or t.lower_ in _MULTIPLES or t.lower_ == "single"]
+    return bool(numeric) and all(t in numeric or t.lower_ in _QUANTITY_WORDS for t in toks)
+
+
+def _how_many_filler(answer: str, adoc: Any, doc: Any, ph: WhPhrase, flags: dict[str, Any]) -> str:
+    """A how-many phrase answered: the asked noun after a quantity ("two or more possible alleles", "thousands of
+    pathogens"), singular after "one" ("one type of galaxy" is not asked for: "one type of galaxies"); any other
+    answer as it is."""
+    if not _quantity(adoc):
+        return answer
+    from lemminflect import getLemma
+
+    toks = list(doc[ph.noun_start : ph.end + 1])
+    noun = "".join(t.text_with_ws for t in toks).strip()
+    if _ONE.match(answer.strip()):
+        head = next((t for t in toks[:-1] if doc[t.i + 1].lower_ == "of" and t.tag_ == "NNS"), toks[-1])
+        lemma = (getLemma(head.lower_, upos="NOUN") or (head.lemma_,))[0]  # "lenses" -> "lens" (spaCy: "lense")
+        if head.tag_ == "NNS" and lemma and lemma != head.lower_:
+            noun = "".join(lemma + head.whitespace_ if t.i == head.i else t.text_with_ws for t in toks).strip()
+        flags["one"] = True  # "There are one type" -> "There is one type" (:data:`_THERE_ARE_ONE`)
+        return f"{'a ' if answer.strip().lower() == 'single' else ''}{answer} {noun}"
+    of = " of" if [t for t in adoc if not t.is_punct][-1].lower_ in _MULTIPLES else ""
+    return f"{answer}{of} {noun}"
 
 
 def _answer_plural(adoc: Any) -> bool | None:
@@ -1300,6 +1341,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             between = doc[nxt:j].text
             nxt, aux = j, doc[j]
         plural = _answer_plural(adoc) if ph.kind in ("nominal", "det") else None
+        if ph.kind == "how_many" and flags.get("one"):
+            plural = False  # "How many stars are in our solar system?" + "one" -> "One star is ..."
         if filler != answer and ph.kind == "det" and ph.noun_start is not None:
             # the asked noun was kept ("the second stage", "the term mutations", "Aristotle's laws of motion"): its
             # head decides the number
