@@ -1104,6 +1104,26 @@ HOW_MANY = [
     ),
 ]
 
+EXISTENTIAL_THERE = [
+    # session 37: "there" + be opens the claim, the rest of the question follows the answer
+    (
+        "What kind of bonds are there between carbon atoms in saturated fatty acids?",
+        "single",
+        "There are single bonds between carbon atoms in saturated fatty acids.",
+    ),
+    (
+        "About how many thunderstorms are there each year worldwide?",
+        "14 million",
+        "There are about 14 million thunderstorms each year worldwide.",
+    ),
+    (
+        "Why is there very little evaporation in the boreal forests?",
+        "temperature is too cold",
+        "There is very little evaporation in the boreal forests because temperature is too cold.",
+    ),
+    ("How many pairs of chromosomes are there?", "23", "There are 23 pairs of chromosomes."),
+]
+
 # every family above: the claim each real question and answer must give
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
@@ -1139,6 +1159,7 @@ FAMILIES = {
     "triage_36": TRIAGE_36,
     "review_36": REVIEW_36,
     "how_many": HOW_MANY,
+    "existential_there": EXISTENTIAL_THERE,
 }
 
 

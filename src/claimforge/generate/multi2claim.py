@@ -207,9 +207,10 @@ class Multi2Claim(Pipeline):
                 # 31: rules-v23 ("Approximately how many weeks ..."; "What is measured using ..." has the wh-word as
                 # its subject); 32: rules-v25 (an instruction tagged as a noun still becomes a gerund subject; fixes
                 # from the session-36 review: "following" as a preposition, "did not", purpose infinitives, "T cells");
-                # 33: rules-v26 (object relative clauses: "Every star emits radiation that humans cannot see"); 34: rules-v27
-                # (how-many quantities keep the asked noun, "one" makes it singular: "One star is in our solar system")
-                version="34",
+                # 33: rules-v26 (object relative clauses: "Every star emits radiation that humans cannot see");
+                # 34: rules-v27 (how-many quantities keep the asked noun, "one" makes it singular: "One star is ...");
+                # 35: rules-v28 (existential "there": "There are about 14 million thunderstorms each year worldwide")
+                version="35",
             ),
             Stage(
                 "embed explanations",

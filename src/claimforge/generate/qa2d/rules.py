@@ -242,8 +242,9 @@ class RuleQA2D:
         # participle before a preposition is a verb, not a modifier; v24: instructions tagged as nouns; v25: fixes from
         # the session's review; v26: object relative clauses after the gap, "that" clauses of verbs like "show"
         # (docs/qa2d_quality.md, session 36); v27: how-many answers that are quantities keep the asked noun ("two or
-        # more possible alleles", "thousands of pathogens"), "one" makes it singular and agrees ("There is one type")
-        self.model_id = f"rules-v27+{self._nlp.model_id}{parts}"
+        # more possible alleles", "thousands of pathogens"), "one" makes it singular and agrees ("There is one type");
+        # v28: existential "there" before the rest of the question ("There are single bonds between carbon atoms")
+        self.model_id = f"rules-v28+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1772,12 +1773,32 @@ def _own_auxiliary(rest: list[Any], k: int, adverbial: bool) -> bool:
     return aux in BE_FORMS | {"been", "being"}
 
 
+def _existential(aux: Any, rest: list[Any]) -> bool:
+    """An existential "there" + be after the wh-phrase, with no verb or noun clause after it ("are there in the
+    universe", "are there between carbon atoms"; not "is there that ...", "is there found")."""
+    return (
+        aux.lower_ in BE_FORMS
+        and rest[0].lower_ == "there"
+        and not (len(rest) > 1 and (rest[1].tag_ in ("VBN", "VBG") or rest[1].lower_ in ("that", "which")))
+        and not any(t.tag_ in ("VBZ", "VBP", "VBD", "MD") for t in rest)
+    )
+
+
 def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: Any, flags: dict[str, Any]) -> str:
     """WH AUX SUBJ REST -> SUBJ [AUX] REST with the answer in the wh-phrase's canonical position."""
     aux = doc[aux_i]
     rest_all = list(doc[aux_i + 1 :])
     if not rest_all:
         raise ConversionError("no_subject")
+    if _existential(aux, rest_all) and (ph.prep is None or ph.prep.lower() in _APPROX):
+        # "About how many thunderstorms are there each year worldwide?" -> "There are about 14 million thunderstorms
+        # each year worldwide" (not "There each year worldwide are ...")
+        tail = "".join(t.text_with_ws for t in rest_all[1:]).strip()
+        if ph.kind == "adverb":  # "Why is there little evaporation in X?" -> "There is little ... because ..."
+            return f"there {aux.lower_} {tail} {_adverbial(ph.word.lower_, answer, adoc)}".strip()
+        if ph.prep and filler.split()[0].lower() not in _APPROX:
+            filler = f"{ph.prep.lower()} {filler}"  # "About how many ..." keeps its "about"
+        return f"there {aux.lower_} {filler} {tail}".strip()
     verb_i = _main_verb(rest_all, aux, adverbial=ph.prep is not None or ph.kind != "nominal")
     is_do = aux.lower_ in ("do", "does", "did")
     if is_do and verb_i is not None:
