@@ -1124,6 +1124,64 @@ EXISTENTIAL_THERE = [
     ("How many pairs of chromosomes are there?", "23", "There are 23 pairs of chromosomes."),
 ]
 
+WHAT_HAPPENS_TO = [
+    # session 37 (a whole-build reading): the asked noun phrase is the subject of a verb answer or of a clause on
+    # "it"/"they", the verb agreeing with its head; a participle or an adjective is a state after "is"
+    ("What happens to an animal's telomeres as it ages?", "shorten", "An animal's telomeres shorten as it ages."),
+    (
+        "What happens to the density of air as the altitude decreases?",
+        "decreases",
+        "The density of air decreases as the altitude decreases.",
+    ),
+    (
+        "What happens to the rate of chemical reactions in higher temperatures?",
+        "they increase",
+        "The rate of chemical reactions increases in higher temperatures.",
+    ),
+    (
+        "What happens to the energy levels of electrons as they are closer to the nucleus?",
+        "they are lower",
+        "The energy levels of electrons are lower as they are closer to the nucleus.",
+    ),
+    (
+        "What happens to energy when an atom gains an electron?",
+        "it is released",
+        "Energy is released when an atom gains an electron.",
+    ),
+    (
+        "What happens to meteors as they fall through the mesosphere?",
+        "they burn",
+        "Meteors burn as they fall through the mesosphere.",
+    ),
+    (
+        "What happens to old oceanic crust at convergent boundaries?",
+        "destroyed",
+        "Old oceanic crust is destroyed at convergent boundaries.",
+    ),
+    (
+        "What happens to the level of relative humidity in the evening as air temperature declines?",
+        "it goes up and down",
+        "The level of relative humidity goes up and down in the evening as air temperature declines.",
+    ),
+    (
+        "If the temperature of a gas sample is decreased, what happens to the volume?",
+        "decreases",
+        "If the temperature of a gas sample is decreased, the volume decreases.",
+    ),
+    (
+        "What happened to chemical reactions when temperature increases?",
+        "it became faster",
+        "Chemical reactions became faster when temperature increases.",
+    ),
+    # a noun answer keeps "happens to"; a noun phrase cut inside a hyphenated word is no subject
+    (
+        "What happens to a species when all of the individuals die out or evolve into a different species?",
+        "extinction",
+        "Extinction happens to a species when all of the individuals die out or evolve into a different species.",
+    ),
+    ("As the prokaryotic cell size increases, what happens to its surface area-to-volume ratio?", "decreases", None),
+]
+
 # every family above: the claim each real question and answer must give
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
@@ -1160,6 +1218,7 @@ FAMILIES = {
     "review_36": REVIEW_36,
     "how_many": HOW_MANY,
     "existential_there": EXISTENTIAL_THERE,
+    "what_happens_to": WHAT_HAPPENS_TO,
 }
 
 

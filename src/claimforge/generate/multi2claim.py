@@ -209,8 +209,9 @@ class Multi2Claim(Pipeline):
                 # from the session-36 review: "following" as a preposition, "did not", purpose infinitives, "T cells");
                 # 33: rules-v26 (object relative clauses: "Every star emits radiation that humans cannot see");
                 # 34: rules-v27 (how-many quantities keep the asked noun, "one" makes it singular: "One star is ...");
-                # 35: rules-v28 (existential "there": "There are about 14 million thunderstorms each year worldwide")
-                version="35",
+                # 35: rules-v28 (existential "there": "There are about 14 million thunderstorms each year worldwide");
+                # 36: rules-v29 ("What happens to X?" + a verb: "An animal's telomeres shorten as it ages")
+                version="36",
             ),
             Stage(
                 "embed explanations",

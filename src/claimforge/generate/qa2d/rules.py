@@ -243,8 +243,9 @@ class RuleQA2D:
         # the session's review; v26: object relative clauses after the gap, "that" clauses of verbs like "show"
         # (docs/qa2d_quality.md, session 36); v27: how-many answers that are quantities keep the asked noun ("two or
         # more possible alleles", "thousands of pathogens"), "one" makes it singular and agrees ("There is one type");
-        # v28: existential "there" before the rest of the question ("There are single bonds between carbon atoms")
-        self.model_id = f"rules-v28+{self._nlp.model_id}{parts}"
+        # v28: existential "there" before the rest of the question ("There are single bonds between carbon atoms");
+        # v29: "What happens to X?" + a verb or a clause on "it"/"they" -> X as the subject ("Telomeres shorten")
+        self.model_id = f"rules-v29+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1325,8 +1326,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         inverted = inverted or aux.lower_ in AUX_WORDS
     if ph.kind == "nominal" and aux.lemma_.lower() == "happen":
         clause = any(t.tag_ in ("VBZ", "VBP", "VBD") for t in adoc)
-        if clause or _is_state(adoc):
-            return prefix + _what_happens(doc, nxt, answer, clause)
+        if clause or _is_state(adoc) or _verb_first(adoc):
+            return prefix + _what_happens(doc, nxt, answer, adoc, clause)
     if not inverted:
         if ph.prep is not None:
             raise ConversionError("unsupported_question_form", "fronted preposition without inversion")
@@ -1619,20 +1620,59 @@ def _is_state(adoc: Any) -> bool:
     return bool(toks) and toks[0].tag_ in ("VBN", "JJ", "VBD") and all(t.pos_ != "NOUN" for t in toks[:1])
 
 
-def _what_happens(doc: Any, verb_i: int, answer: str, clause: bool = False) -> str:
-    """'What happens to old crust at boundaries?' + 'destroyed' -> 'Old crust is destroyed at boundaries.'"""
+def _verb_first(adoc: Any) -> bool:
+    """An answer that is a verb phrase without a subject: "shorten", "get larger", "decreases", "remains constant"."""
+    from lemminflect import getAllLemmas
+
+    toks = [t for t in adoc if not t.is_punct]
+    if not toks:
+        return False
+    if len(toks) == 1:
+        return "VERB" in getAllLemmas(toks[0].lower_) and toks[0].tag_ not in ("VBD", "VBN")
+    return toks[0].tag_ in ("VB", "VBP", "VBZ")
+
+
+def _what_happens(doc: Any, verb_i: int, answer: str, adoc: Any, clause: bool = False) -> str:
+    """'What happens to old crust at boundaries?' + 'destroyed' -> 'Old crust is destroyed at boundaries.'; a verb
+    or a clause on "it"/"they" gets the noun phrase as its subject: + 'shorten' -> 'An animal's telomeres shorten as
+    it ages', + 'it increases' -> 'The temperature of matter increases as light is absorbed'."""
     if verb_i + 1 >= len(doc) or doc[verb_i + 1].lower_ != "to":
         raise ConversionError("unsupported_question_form", "what happens without 'to'")
     s = verb_i + 2
-    e = _noun_run_end(doc, s) if doc[s].tag_ != "DT" else _noun_run_end(doc, s + 1)
+    e = _noun_run_end(doc, s) if doc[s].tag_ not in ("DT", "PRP$") else _noun_run_end(doc, s + 1)
     if e < s:
         raise ConversionError("unsupported_question_form", "what happens to: no noun phrase")
-    plural = doc[e].tag_ in ("NNS", "NNPS")
+    if doc[e].tag_ == "HYPH" or (e + 1 < len(doc) and not doc[e].whitespace_ and doc[e + 1].tag_ == "HYPH"):
+        raise ConversionError("unsupported_question_form", "what happens to: the noun phrase ends inside a word")
+    while e + 2 < len(doc) and doc[e + 1].lower_ in ("and", "or") and _noun_run_end(doc, e + 2) > e + 1:
+        e = _noun_run_end(doc, e + 2)  # "growth of plants and bacteria"
+    # the head decides the number: "the rate of chemical reactions increases", "an animal's telomeres shorten"
+    head = next((t for t in doc[s:e] if doc[t.i + 1].lower_ == "of"), doc[e])
+    plural = head.tag_ in ("NNS", "NNPS") or any(t.lower_ == "and" for t in doc[s : head.i])  # "cats and dogs"
     be = {"VBD": "were" if plural else "was"}.get(doc[verb_i].tag_, "are" if plural else "is")
+    subject = doc[s : e + 1].text
     tail = doc[e + 1 :].text if e + 1 < len(doc) else ""
+    toks = [t for t in adoc if not t.is_punct]
+    tag = "VBD" if doc[verb_i].tag_ == "VBD" else "VBP" if plural else "VBZ"
+
+    def agreeing(verb: str, tag: str) -> str:  # "are" / "is" by the subject; other verbs inflected ("grow" -> "grows")
+        first, _, rest = verb.partition(" ")
+        if first.lower() in SING_PLUR or first.lower() in PLUR_SING:
+            return f"{_agree(first, plural)} {rest}".strip()
+        return _inflected_answer(verb, tag)
+
+    if len(toks) > 1 and toks[0].lower_ in ("it", "they") and (toks[1].tag_.startswith("VB") or toks[1].tag_ == "MD"):
+        verb = "".join(t.text_with_ws for t in toks[1:]).strip()
+        if toks[1].lower_ in ("'s", "’s"):  # "it's unchanged"
+            verb = "is " + "".join(t.text_with_ws for t in toks[2:]).strip()
+        if toks[1].tag_ in ("MD", "VBD"):  # the answer's own tense and modal ("it became faster")
+            return f"{subject} {verb} {tail}"
+        return f"{subject} {agreeing(verb, 'VBP' if plural else 'VBZ')} {tail}"  # its present, the subject's number
+    if _verb_first(adoc):
+        return f"{subject} {agreeing(answer, tag)} {tail}"
     if clause:
         return f"{answer} {tail}"  # "What happens to the volume when T rises?" + "volume increases"
-    return f"{doc[s : e + 1].text} {be} {answer} {tail}"
+    return f"{subject} {be} {answer} {tail}"
 
 
 def _starts_np(doc: Any, i: int) -> bool:
@@ -2154,9 +2194,12 @@ def _inflected_answer(answer: str, tag: str) -> str:
 
     words = answer.split()
     out = [inflect(words[0])]
-    for k in range(1, len(words)):  # "expand and contract" -> "expands and contracts"
+    inflected = {0}
+    for k in range(1, len(words)):  # "expand and contract" -> "expands and contracts" (not "goes up and downs")
         verb = getAllLemmas(words[k]).get("VERB", ())[:1] == (words[k],)  # a base form (not "forth", "sperm")
-        coordinated = words[k - 1].lower() in ("and", "or") and verb
+        coordinated = words[k - 1].lower() in ("and", "or") and verb and k - 2 in inflected
+        if coordinated:
+            inflected.add(k)
         out.append(inflect(words[k]) if coordinated else words[k])
     return " ".join(out)
 
