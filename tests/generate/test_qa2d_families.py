@@ -1180,6 +1180,28 @@ WHAT_HAPPENS_TO = [
         "Extinction happens to a species when all of the individuals die out or evolve into a different species.",
     ),
     ("As the prokaryotic cell size increases, what happens to its surface area-to-volume ratio?", "decreases", None),
+    # "How does X change ...?" likewise, with the phrase's head deciding the number; not when "change" has an object
+    (
+        "How does the distance between galaxies change as the universe expands?",
+        "it increases",
+        "The distance between galaxies increases as the universe expands.",
+    ),
+    (
+        "How does air pressure change as altitude increases?",
+        "goes up and down",
+        "Air pressure goes up and down as altitude increases.",
+    ),
+    (
+        "How do some animals change their depth?",
+        "by changing their density",
+        "Some animals change their depth by changing their density.",
+    ),
+    # an infinitive answers "for what purpose" without the "for"
+    (
+        "For what purpose does liver use the excess carbohydrate?",
+        "to synthesize glycogen",
+        "Liver uses the excess carbohydrate to synthesize glycogen.",
+    ),
 ]
 
 # every family above: the claim each real question and answer must give

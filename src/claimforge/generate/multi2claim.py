@@ -210,8 +210,9 @@ class Multi2Claim(Pipeline):
                 # 33: rules-v26 (object relative clauses: "Every star emits radiation that humans cannot see");
                 # 34: rules-v27 (how-many quantities keep the asked noun, "one" makes it singular: "One star is ...");
                 # 35: rules-v28 (existential "there": "There are about 14 million thunderstorms each year worldwide");
-                # 36: rules-v29 ("What happens to X?" + a verb: "An animal's telomeres shorten as it ages")
-                version="36",
+                # 36: rules-v29 ("What happens to X?" + a verb: "An animal's telomeres shorten as it ages");
+                # 37: rules-v30 ("How does X change ...?" likewise; "for what purpose" + "to synthesize" without "for")
+                version="37",
             ),
             Stage(
                 "embed explanations",

@@ -244,8 +244,9 @@ class RuleQA2D:
         # (docs/qa2d_quality.md, session 36); v27: how-many answers that are quantities keep the asked noun ("two or
         # more possible alleles", "thousands of pathogens"), "one" makes it singular and agrees ("There is one type");
         # v28: existential "there" before the rest of the question ("There are single bonds between carbon atoms");
-        # v29: "What happens to X?" + a verb or a clause on "it"/"they" -> X as the subject ("Telomeres shorten")
-        self.model_id = f"rules-v29+{self._nlp.model_id}{parts}"
+        # v29: "What happens to X?" + a verb or a clause on "it"/"they" -> X as the subject ("Telomeres shorten");
+        # v30: the same for "How does X change ...?"; "for what purpose" + an infinitive answer drops "for"
+        self.model_id = f"rules-v30+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1283,7 +1284,9 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
     if nxt >= len(doc) and ph.start > 0 and ph.kind != "adverb":
         # the wh-phrase ends a statement after a comma: "The name of the cation comes first, ..., in what kind of
         # compound?" -> "..., in an ionic compound"
-        return _replace(doc, ph.start, ph.end, f"{ph.prep.lower()} {filler}" if ph.prep else filler)
+        prep = ph.prep
+        own = prep is None or _own_preposition(ph, adoc, filler, answer)
+        return _replace(doc, ph.start, ph.end, filler if own or prep is None else f"{prep.lower()} {filler}")
     if nxt >= len(doc):
         raise ConversionError("bare_wh_word")
     j = _where_in(doc, nxt) if ph.kind == "adverb" and ph.start == cstart else None
@@ -1632,6 +1635,29 @@ def _verb_first(adoc: Any) -> bool:
     return toks[0].tag_ in ("VB", "VBP", "VBZ")
 
 
+def _answer_predicate(answer: str, adoc: Any, plural: bool, past: bool = False) -> str | None:
+    """The answer as the predicate of the asked noun phrase, agreeing with it: a clause on "it"/"they" without its
+    pronoun ("it increases" -> "increases"; "they are lower" -> "are lower"; its own tense and modal kept), or a verb
+    phrase ("shorten", "remains constant"; in the past for a past question); None for any other answer."""
+    toks = [t for t in adoc if not t.is_punct]
+
+    def agreeing(verb: str, tag: str) -> str:  # "are" / "is" by the subject; other verbs inflected ("grow" -> "grows")
+        first, _, rest = verb.partition(" ")
+        if first.lower() in SING_PLUR or first.lower() in PLUR_SING:
+            return f"{_agree(first, plural)} {rest}".strip()
+        return _inflected_answer(verb, tag)
+
+    present = "VBP" if plural else "VBZ"
+    if len(toks) > 1 and toks[0].lower_ in ("it", "they") and (toks[1].tag_.startswith("VB") or toks[1].tag_ == "MD"):
+        verb = "".join(t.text_with_ws for t in toks[1:]).strip()
+        if toks[1].lower_ in ("'s", "’s"):  # "it's unchanged"
+            verb = "is " + "".join(t.text_with_ws for t in toks[2:]).strip()
+        return verb if toks[1].tag_ in ("MD", "VBD") else agreeing(verb, present)
+    if _verb_first(adoc):
+        return agreeing(answer, "VBD" if past else present)
+    return None
+
+
 def _what_happens(doc: Any, verb_i: int, answer: str, adoc: Any, clause: bool = False) -> str:
     """'What happens to old crust at boundaries?' + 'destroyed' -> 'Old crust is destroyed at boundaries.'; a verb
     or a clause on "it"/"they" gets the noun phrase as its subject: + 'shorten' -> 'An animal's telomeres shorten as
@@ -1652,24 +1678,9 @@ def _what_happens(doc: Any, verb_i: int, answer: str, adoc: Any, clause: bool = 
     be = {"VBD": "were" if plural else "was"}.get(doc[verb_i].tag_, "are" if plural else "is")
     subject = doc[s : e + 1].text
     tail = doc[e + 1 :].text if e + 1 < len(doc) else ""
-    toks = [t for t in adoc if not t.is_punct]
-    tag = "VBD" if doc[verb_i].tag_ == "VBD" else "VBP" if plural else "VBZ"
-
-    def agreeing(verb: str, tag: str) -> str:  # "are" / "is" by the subject; other verbs inflected ("grow" -> "grows")
-        first, _, rest = verb.partition(" ")
-        if first.lower() in SING_PLUR or first.lower() in PLUR_SING:
-            return f"{_agree(first, plural)} {rest}".strip()
-        return _inflected_answer(verb, tag)
-
-    if len(toks) > 1 and toks[0].lower_ in ("it", "they") and (toks[1].tag_.startswith("VB") or toks[1].tag_ == "MD"):
-        verb = "".join(t.text_with_ws for t in toks[1:]).strip()
-        if toks[1].lower_ in ("'s", "’s"):  # "it's unchanged"
-            verb = "is " + "".join(t.text_with_ws for t in toks[2:]).strip()
-        if toks[1].tag_ in ("MD", "VBD"):  # the answer's own tense and modal ("it became faster")
-            return f"{subject} {verb} {tail}"
-        return f"{subject} {agreeing(verb, 'VBP' if plural else 'VBZ')} {tail}"  # its present, the subject's number
-    if _verb_first(adoc):
-        return f"{subject} {agreeing(answer, tag)} {tail}"
+    predicate = _answer_predicate(answer, adoc, plural, past=doc[verb_i].tag_ == "VBD")
+    if predicate is not None:
+        return f"{subject} {predicate} {tail}"
     if clause:
         return f"{answer} {tail}"  # "What happens to the volume when T rises?" + "volume increases"
     return f"{subject} {be} {answer} {tail}"
@@ -1813,6 +1824,22 @@ def _own_auxiliary(rest: list[Any], k: int, adverbial: bool) -> bool:
     return aux in BE_FORMS | {"been", "being"}
 
 
+def _changes_intransitively(rest: list[Any], verb_i: int) -> bool:
+    """The question's main verb is "change" with no object ("How does air pressure change as ..."; not "How do some
+    animals change their depth")."""
+    return rest[verb_i].lemma_.lower() == "change" and not _starts_np_tokens(rest, verb_i + 1)
+
+
+def _own_preposition(ph: WhPhrase, adoc: Any, filler: str, answer: str) -> bool:
+    """The answer brings its own preposition for the wh-phrase's ("At what time" + "in middle adulthood"), or is a
+    purpose infinitive for "for what purpose" (+ "to synthesize glycogen", not "for to synthesize")."""
+    if ph.prep is None or not len(adoc) or filler != answer:
+        return False
+    if adoc[0].tag_ == "TO" and ph.prep.lower() == "for":
+        return True
+    return bool(adoc[0].pos_ == "ADP" and adoc[0].lower_ not in _APPROX)
+
+
 def _existential(aux: Any, rest: list[Any]) -> bool:
     """An existential "there" + be after the wh-phrase, with no verb or noun clause after it ("are there in the
     universe", "are there between carbon atoms"; not "is there that ...", "is there found")."""
@@ -1853,6 +1880,14 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
             verb_i = k
     if is_do and verb_i is None:
         raise ConversionError("no_main_verb")
+    if ph.kind == "adverb" and ph.adverb == "how" and is_do and verb_i and _changes_intransitively(rest_all, verb_i):
+        # "How does air pressure change as altitude increases?" + "it decreases" -> "Air pressure decreases as ..."
+        subject = rest_all[:verb_i]
+        head = doc[subject[0].i : subject[-1].i + 1].root  # "the distance between galaxies": "distance"
+        predicate = _answer_predicate(answer, adoc, head.tag_ in ("NNS", "NNPS"), past=aux.lower_ == "did")
+        if predicate is not None and head.pos_ in ("NOUN", "PROPN"):
+            tail = "".join(t.text_with_ws for t in rest_all[verb_i + 1 :]).strip()
+            return f"{''.join(t.text_with_ws for t in subject).strip()} {predicate} {tail}".strip()
     n_subj = verb_i if verb_i is not None else len(rest_all)
     if n_subj == 0:
         raise ConversionError("no_subject")
@@ -1951,13 +1986,7 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     else:
         aux_text = (aux.lower_ if not _acronym(aux.text) else aux.text) + (" not" if negated else "")
 
-    if (
-        ph.prep is not None
-        and len(adoc)
-        and adoc[0].pos_ == "ADP"
-        and filler == answer
-        and adoc[0].lower_ not in _APPROX
-    ):
+    if _own_preposition(ph, adoc, filler, answer):
         ins = filler  # "At what time of life ..." + "in middle adulthood": the answer's own preposition
     elif ph.prep is not None:
         ins = f"{ph.prep.lower()} {filler}"
