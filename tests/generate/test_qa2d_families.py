@@ -1196,6 +1196,17 @@ WHAT_HAPPENS_TO = [
         "by changing their density",
         "Some animals change their depth by changing their density.",
     ),
+    # "called" before a clause of time: the answer follows "called"
+    (
+        "What is the fracture called when rocks on both sides move?",
+        "a fault",
+        "The fracture is called a fault when rocks on both sides move.",
+    ),
+    (
+        "What is lava called before it reaches the surface of the earth?",
+        "magma",
+        "Lava is called magma before it reaches the surface of the earth.",
+    ),
     # an infinitive answers "for what purpose" without the "for"
     (
         "For what purpose does liver use the excess carbohydrate?",

@@ -245,8 +245,9 @@ class RuleQA2D:
         # more possible alleles", "thousands of pathogens"), "one" makes it singular and agrees ("There is one type");
         # v28: existential "there" before the rest of the question ("There are single bonds between carbon atoms");
         # v29: "What happens to X?" + a verb or a clause on "it"/"they" -> X as the subject ("Telomeres shorten");
-        # v30: the same for "How does X change ...?"; "for what purpose" + an infinitive answer drops "for"
-        self.model_id = f"rules-v30+{self._nlp.model_id}{parts}"
+        # v30: the same for "How does X change ...?"; "for what purpose" + an infinitive answer drops "for"; v31:
+        # "What is X called when ...?" -> "X is called ANSWER when ..."
+        self.model_id = f"rules-v31+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1830,6 +1831,17 @@ def _changes_intransitively(rest: list[Any], verb_i: int) -> bool:
     return rest[verb_i].lemma_.lower() == "change" and not _starts_np_tokens(rest, verb_i + 1)
 
 
+def _called_before_clause(aux: Any, rest: list[Any]) -> int | None:
+    """Where "called" stands in "is NP called when/after ..." (a be-question whose naming verb is followed by a
+    clause or phrase of time or condition), else None."""
+    if aux.lower_ not in BE_FORMS:
+        return None
+    for k, t in enumerate(rest[:-1]):
+        if t.lower_ == "called" and k > 0 and rest[k + 1].lower_ in ("when", "if", "after", "before", "while"):
+            return k
+    return None
+
+
 def _own_preposition(ph: WhPhrase, adoc: Any, filler: str, answer: str) -> bool:
     """The answer brings its own preposition for the wh-phrase's ("At what time" + "in middle adulthood"), or is a
     purpose infinitive for "for what purpose" (+ "to synthesize glycogen", not "for to synthesize")."""
@@ -1866,6 +1878,12 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         if ph.prep and filler.split()[0].lower() not in _APPROX:
             filler = f"{ph.prep.lower()} {filler}"  # "About how many ..." keeps its "about"
         return f"there {aux.lower_} {filler} {tail}".strip()
+    called = _called_before_clause(aux, rest_all)
+    if called is not None and ph.prep is None and ph.kind in ("nominal", "det"):
+        # "What is the fracture called when rocks on both sides move?" -> "The fracture is called a fault when ..."
+        named = "".join(t.text_with_ws for t in rest_all[:called]).strip()
+        clause = "".join(t.text_with_ws for t in rest_all[called + 1 :]).strip()
+        return f"{named} {aux.lower_} called {filler} {clause}"
     verb_i = _main_verb(rest_all, aux, adverbial=ph.prep is not None or ph.kind != "nominal")
     is_do = aux.lower_ in ("do", "does", "did")
     if is_do and verb_i is not None:
