@@ -1215,6 +1215,40 @@ WHAT_HAPPENS_TO = [
     ),
 ]
 
+REVIEW_37 = [
+    # from the review of session 37's rules (questions in SciQ's style): the answer's own punctuation and negation,
+    # quantifiers and coordinated subjects, "change into", nouns that are also verbs, "what happens when"
+    (
+        "What happens to the pressure when the gas is heated?",
+        "it increases, then decreases",
+        "The pressure increases, then decreases when the gas is heated.",
+    ),
+    ("What happens to the cells in salt water?", "it doesn't change", "The cells don't change in salt water."),
+    (
+        "What happens to the cells in salt water?",
+        "move faster and spread apart",
+        "The cells move faster and spread apart in salt water.",
+    ),
+    ("What happens to most of the cells in the heat?", "they die", "Most of the cells die in the heat."),
+    (
+        "How do temperature and pressure change with depth?",
+        "they increase",
+        "Temperature and pressure increase with depth.",
+    ),
+    ("What happens to the cells in salt water?", "damage", "Damage happens to the cells in salt water."),
+    (
+        "What happens to old oceanic crust at convergent boundaries?",
+        "created",
+        "Old oceanic crust is created at convergent boundaries.",
+    ),
+    (
+        "When additional water is added to an aqueous solution, what happens to the concentration of that solution?",
+        "doubles",
+        "When additional water is added to an aqueous solution, the concentration of that solution doubles.",
+    ),
+    ("What happens when chemical bonds in a burning log break?", "release heat", None),
+]
+
 # every family above: the claim each real question and answer must give
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
@@ -1252,6 +1286,7 @@ FAMILIES = {
     "how_many": HOW_MANY,
     "existential_there": EXISTENTIAL_THERE,
     "what_happens_to": WHAT_HAPPENS_TO,
+    "review_37": REVIEW_37,
 }
 
 

@@ -246,8 +246,9 @@ class RuleQA2D:
         # v28: existential "there" before the rest of the question ("There are single bonds between carbon atoms");
         # v29: "What happens to X?" + a verb or a clause on "it"/"they" -> X as the subject ("Telomeres shorten");
         # v30: the same for "How does X change ...?"; "for what purpose" + an infinitive answer drops "for"; v31:
-        # "What is X called when ...?" -> "X is called ANSWER when ..."
-        self.model_id = f"rules-v31+{self._nlp.model_id}{parts}"
+        # "What is X called when ...?" -> "X is called ANSWER when ..."; v32: fixes from the session's review (the
+        # answer's own punctuation, negated contractions, "most of the cells", "change into", nouns such as "damage")
+        self.model_id = f"rules-v32+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1330,8 +1331,11 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         inverted = inverted or aux.lower_ in AUX_WORDS
     if ph.kind == "nominal" and aux.lemma_.lower() == "happen":
         clause = any(t.tag_ in ("VBZ", "VBP", "VBD") for t in adoc)
-        if clause or _is_state(adoc) or _verb_first(adoc):
+        to = nxt + 1 < len(doc) and doc[nxt + 1].lower_ == "to"  # "What happens to X", not "What happens when"
+        if clause or _is_state(adoc) or (to and _verb_first(adoc)):
             return prefix + _what_happens(doc, nxt, answer, adoc, clause)
+        if _verb_first(adoc):  # "What happens when bonds break?" + "release heat": a verb with no subject
+            raise ConversionError("unsupported_question_form", "what happens + a verb answer without a subject")
     if not inverted:
         if ph.prep is not None:
             raise ConversionError("unsupported_question_form", "fronted preposition without inversion")
@@ -1626,13 +1630,21 @@ def _is_state(adoc: Any) -> bool:
 
 def _verb_first(adoc: Any) -> bool:
     """An answer that is a verb phrase without a subject: "shorten", "get larger", "decreases", "remains constant"."""
-    from lemminflect import getAllLemmas
+    from lemminflect import getAllLemmas, getInflection
 
     toks = [t for t in adoc if not t.is_punct]
     if not toks:
         return False
-    if len(toks) == 1:
-        return "VERB" in getAllLemmas(toks[0].lower_) and toks[0].tag_ not in ("VBD", "VBN")
+    if len(toks) == 1:  # "shorten", "doubles"; not a participle ("destroyed") or a noun ("damage", "heat")
+        word = toks[0].lower_
+        verbs = getAllLemmas(word).get("VERB", ())
+        if not verbs or toks[0].tag_ in ("VBD", "VBN"):
+            return False
+        return (
+            toks[0].tag_ in ("VB", "VBP", "VBZ")
+            or "NOUN" not in getAllLemmas(word)
+            or word in getInflection(verbs[0], tag="VBZ")  # a third-person form: "doubles", "decreases"
+        )
     return toks[0].tag_ in ("VB", "VBP", "VBZ")
 
 
@@ -1644,19 +1656,47 @@ def _answer_predicate(answer: str, adoc: Any, plural: bool, past: bool = False) 
 
     def agreeing(verb: str, tag: str) -> str:  # "are" / "is" by the subject; other verbs inflected ("grow" -> "grows")
         first, _, rest = verb.partition(" ")
-        if first.lower() in SING_PLUR or first.lower() in PLUR_SING:
-            return f"{_agree(first, plural)} {rest}".strip()
+        low = first.lower()
+        negated = low.endswith("n't") and low[:-3] in {**SING_PLUR, **PLUR_SING}  # "doesn't" -> "don't"
+        if negated:
+            return f"{_agree(low[:-3], plural)}n't {rest}".strip()
+        if low in SING_PLUR or low in PLUR_SING or low == "be":
+            return f"{_agree(first, plural) if low != 'be' else ('are' if plural else 'is')} {rest}".strip()
         return _inflected_answer(verb, tag)
 
     present = "VBP" if plural else "VBZ"
     if len(toks) > 1 and toks[0].lower_ in ("it", "they") and (toks[1].tag_.startswith("VB") or toks[1].tag_ == "MD"):
-        verb = "".join(t.text_with_ws for t in toks[1:]).strip()
+        verb = adoc[toks[1].i :].text.strip()  # the answer's own spacing ("increases, then decreases")
         if toks[1].lower_ in ("'s", "’s"):  # "it's unchanged"
-            verb = "is " + "".join(t.text_with_ws for t in toks[2:]).strip()
+            verb = "is " + adoc[toks[2].i :].text.strip() if len(toks) > 2 else ""
+        if not verb:
+            return None
         return verb if toks[1].tag_ in ("MD", "VBD") else agreeing(verb, present)
     if _verb_first(adoc):
         return agreeing(answer, "VBD" if past else present)
     return None
+
+
+_QUANTIFIERS = frozenset(["most", "some", "all", "many", "few", "several", "both", "half", "none", "each", "any"])
+
+
+def _np_plural(span: Any) -> bool:
+    """Whether a noun phrase is plural, by its head: "the rate of chemical reactions" (no), "an animal's telomeres",
+    "temperature and pressure" (coordinated), "most of the cells" (the noun after a quantifier's "of")."""
+    root = span.root
+    if root.lower_ in _QUANTIFIERS:
+        noun = next(  # "of" as the noun's case marker (UD) or as the quantifier's preposition (Stanford)
+            (
+                t
+                for t in span
+                if (t.head == root and any(c.lower_ == "of" and c.dep_ == "case" for c in t.children))
+                or (t.head.lower_ == "of" and t.head.head == root)
+            ),
+            None,
+        )
+        if noun is not None:
+            root = noun
+    return root.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" and c.i < span.end for c in root.children)
 
 
 def _what_happens(doc: Any, verb_i: int, answer: str, adoc: Any, clause: bool = False) -> str:
@@ -1666,6 +1706,8 @@ def _what_happens(doc: Any, verb_i: int, answer: str, adoc: Any, clause: bool = 
     if verb_i + 1 >= len(doc) or doc[verb_i + 1].lower_ != "to":
         raise ConversionError("unsupported_question_form", "what happens without 'to'")
     s = verb_i + 2
+    if s >= len(doc):
+        raise ConversionError("unsupported_question_form", "what happens to: no noun phrase")
     e = _noun_run_end(doc, s) if doc[s].tag_ not in ("DT", "PRP$") else _noun_run_end(doc, s + 1)
     if e < s:
         raise ConversionError("unsupported_question_form", "what happens to: no noun phrase")
@@ -1673,18 +1715,16 @@ def _what_happens(doc: Any, verb_i: int, answer: str, adoc: Any, clause: bool = 
         raise ConversionError("unsupported_question_form", "what happens to: the noun phrase ends inside a word")
     while e + 2 < len(doc) and doc[e + 1].lower_ in ("and", "or") and _noun_run_end(doc, e + 2) > e + 1:
         e = _noun_run_end(doc, e + 2)  # "growth of plants and bacteria"
-    # the head decides the number: "the rate of chemical reactions increases", "an animal's telomeres shorten"
-    head = next((t for t in doc[s:e] if doc[t.i + 1].lower_ == "of"), doc[e])
-    plural = head.tag_ in ("NNS", "NNPS") or any(t.lower_ == "and" for t in doc[s : head.i])  # "cats and dogs"
+    plural = _np_plural(doc[s : e + 1])
     be = {"VBD": "were" if plural else "was"}.get(doc[verb_i].tag_, "are" if plural else "is")
     subject = doc[s : e + 1].text
     tail = doc[e + 1 :].text if e + 1 < len(doc) else ""
     predicate = _answer_predicate(answer, adoc, plural, past=doc[verb_i].tag_ == "VBD")
     if predicate is not None:
         return f"{subject} {predicate} {tail}"
-    if clause:
+    if clause and not _is_state(adoc):
         return f"{answer} {tail}"  # "What happens to the volume when T rises?" + "volume increases"
-    return f"{subject} {be} {answer} {tail}"
+    return f"{subject} {be} {answer} {tail}"  # a state: + "destroyed", "created" (tagged a past tense)
 
 
 def _starts_np(doc: Any, i: int) -> bool:
@@ -1828,7 +1868,12 @@ def _own_auxiliary(rest: list[Any], k: int, adverbial: bool) -> bool:
 def _changes_intransitively(rest: list[Any], verb_i: int) -> bool:
     """The question's main verb is "change" with no object ("How does air pressure change as ..."; not "How do some
     animals change their depth")."""
-    return rest[verb_i].lemma_.lower() == "change" and not _starts_np_tokens(rest, verb_i + 1)
+    nxt = rest[verb_i + 1].lower_ if verb_i + 1 < len(rest) else ""
+    return (
+        rest[verb_i].lemma_.lower() == "change"
+        and not _starts_np_tokens(rest, verb_i + 1)
+        and nxt not in ("into", "to", "from")  # "How does ice change into water?": not "Ice absorbs heat into water"
+    )
 
 
 def _called_before_clause(aux: Any, rest: list[Any]) -> int | None:
@@ -1901,9 +1946,11 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
     if ph.kind == "adverb" and ph.adverb == "how" and is_do and verb_i and _changes_intransitively(rest_all, verb_i):
         # "How does air pressure change as altitude increases?" + "it decreases" -> "Air pressure decreases as ..."
         subject = rest_all[:verb_i]
-        head = doc[subject[0].i : subject[-1].i + 1].root  # "the distance between galaxies": "distance"
-        predicate = _answer_predicate(answer, adoc, head.tag_ in ("NNS", "NNPS"), past=aux.lower_ == "did")
-        if predicate is not None and head.pos_ in ("NOUN", "PROPN"):
+        span = doc[subject[0].i : subject[-1].i + 1]
+        # the auxiliary tells the number ("How do temperature and pressure change"); "did" does not
+        plural = aux.lower_ == "do" if aux.lower_ in ("do", "does") else _np_plural(span)
+        predicate = _answer_predicate(answer, adoc, plural, past=aux.lower_ == "did")
+        if predicate is not None and span.root.pos_ in ("NOUN", "PROPN"):
             tail = "".join(t.text_with_ws for t in rest_all[verb_i + 1 :]).strip()
             return f"{''.join(t.text_with_ws for t in subject).strip()} {predicate} {tail}".strip()
     n_subj = verb_i if verb_i is not None else len(rest_all)
@@ -2235,18 +2282,16 @@ def _inflected_answer(answer: str, tag: str) -> str:
     from lemminflect import getAllLemmas, getInflection, getLemma
 
     def inflect(word: str) -> str:
-        base = getLemma(word, upos="VERB")  # "increases" is inflected already: its lemma is
-        forms = getInflection(base[0] if base else word, tag=tag)
-        return forms[0] if forms else word
+        core = word.rstrip(",;:.")  # "increases," -> "increases" + ","
+        base = getLemma(core, upos="VERB")  # "increases" is inflected already: its lemma is
+        forms = getInflection(base[0] if base else core, tag=tag)
+        return (forms[0] if forms else core) + word[len(core) :]
 
     words = answer.split()
     out = [inflect(words[0])]
-    inflected = {0}
-    for k in range(1, len(words)):  # "expand and contract" -> "expands and contracts" (not "goes up and downs")
+    for k in range(1, len(words)):  # "expand and contract" -> "expands and contracts"; not "goes up and downs"
         verb = getAllLemmas(words[k]).get("VERB", ())[:1] == (words[k],)  # a base form (not "forth", "sperm")
-        coordinated = words[k - 1].lower() in ("and", "or") and verb and k - 2 in inflected
-        if coordinated:
-            inflected.add(k)
+        coordinated = words[k - 1].lower() in ("and", "or") and verb and words[k - 2].lower() not in _PARTICLES
         out.append(inflect(words[k]) if coordinated else words[k])
     return " ".join(out)
 
