@@ -294,15 +294,13 @@ class Multi2Claim(Pipeline):
         per_unit: list[tuple[QA2DResult, list[QA2DResult]]] = [(a, []) for a in answers]
         open_ = [k for k, a in enumerate(answers) if a.text and units[k].data["distractors"]]
         while open_:
+            nxt = [units[k].data["distractors"][len(per_unit[k][1])] for k in open_]  # (distractor, cosine)
             reqs = [
-                QA2DRequest(
-                    question=units[k].item.question, answer=units[k].data["distractors"][len(per_unit[k][1])][0]
-                )
-                for k in open_
+                QA2DRequest(question=units[k].item.question, answer=d) for k, (d, _) in zip(open_, nxt, strict=True)
             ]
             results = self._skip_synonyms(
                 [per_unit[k][0] for k in open_],
-                [units[k].data["distractors"][len(per_unit[k][1])][1] for k in open_],
+                [cos for _, cos in nxt],
                 self._converted(reqs, [units[k].item.explanation or "" for k in open_]),
             )
             still = []

@@ -515,8 +515,6 @@ class RuleQA2D:
         try:
             flags: dict[str, Any] = {"keep_noun": keep_noun, "dropped_not": prep.dropped_not}
             text = declarative(prep.text, qdoc, answer, adoc, flags)
-            if flags.get("one"):
-                text = _THERE_ARE_ONE.sub(lambda m: f"{m[1]} {'is' if m[2] == 'are' else 'was'} ", text)
         except ConversionError as e:
             return QA2DResult(text=None, reason=e.reason), False, False
         return (
@@ -1120,7 +1118,6 @@ _QUANTITY_WORDS = frozenset(
 )
 _MULTIPLES = frozenset(["tens", "dozens", "hundreds", "thousands", "millions", "billions", "trillions"])
 _ONE = re.compile(r"^(only |just |exactly )?(one|1|a single|single)$", re.I)
-_THERE_ARE_ONE = re.compile(r"\b([Tt]here)\s+(are|were)\s+(?=(?:only |just |exactly )?(?:one|1|a single)\b)")
 
 
 def _quantity(adoc: Any) -> bool:
@@ -1132,8 +1129,8 @@ def _quantity(adoc: Any) -> bool:
 
 def _how_many_filler(answer: str, adoc: Any, doc: Any, ph: WhPhrase, flags: dict[str, Any]) -> str:
     """A how-many phrase answered: the asked noun after a quantity ("two or more possible alleles", "thousands of
-    pathogens"), singular after "one" ("one type of galaxy" is not asked for: "one type of galaxies"); any other
-    answer as it is."""
+    pathogens"), its head singular after "one" ("one type of galaxies", "one lens"; ``flags["one"]`` tells the verb
+    to agree); any other answer as it is."""
     if not _quantity(adoc):
         return answer
     from lemminflect import getLemma
@@ -1145,7 +1142,7 @@ def _how_many_filler(answer: str, adoc: Any, doc: Any, ph: WhPhrase, flags: dict
         lemma = (getLemma(head.lower_, upos="NOUN") or (head.lemma_,))[0]  # "lenses" -> "lens" (spaCy: "lense")
         if head.tag_ == "NNS" and lemma and lemma != head.lower_:
             noun = "".join(lemma + head.whitespace_ if t.i == head.i else t.text_with_ws for t in toks).strip()
-        flags["one"] = True  # "There are one type" -> "There is one type" (:data:`_THERE_ARE_ONE`)
+        flags["one"] = True
         return f"{'a ' if answer.strip().lower() == 'single' else ''}{answer} {noun}"
     of = " of" if [t for t in adoc if not t.is_punct][-1].lower_ in _MULTIPLES else ""
     return f"{answer}{of} {noun}"
@@ -1286,9 +1283,9 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
     if nxt >= len(doc) and ph.start > 0 and ph.kind != "adverb":
         # the wh-phrase ends a statement after a comma: "The name of the cation comes first, ..., in what kind of
         # compound?" -> "..., in an ionic compound"
-        prep = ph.prep
-        own = prep is None or _own_preposition(ph, adoc, filler, answer)
-        return _replace(doc, ph.start, ph.end, filler if own or prep is None else f"{prep.lower()} {filler}")
+        if ph.prep is not None and not _own_preposition(ph, adoc, filler, answer):
+            filler = f"{ph.prep.lower()} {filler}"
+        return _replace(doc, ph.start, ph.end, filler)
     if nxt >= len(doc):
         raise ConversionError("bare_wh_word")
     j = _where_in(doc, nxt) if ph.kind == "adverb" and ph.start == cstart else None
@@ -1922,7 +1919,8 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
             return f"there {aux.lower_} {tail} {_adverbial(ph.word.lower_, answer, adoc)}".strip()
         if ph.prep and filler.split()[0].lower() not in _APPROX:
             filler = f"{ph.prep.lower()} {filler}"  # "About how many ..." keeps its "about"
-        return f"there {aux.lower_} {filler} {tail}".strip()
+        verb = _agree(aux.lower_, False) if flags.get("one") else aux.lower_  # "There is one type of galaxies"
+        return f"there {verb} {filler} {tail}".strip()
     called = _called_before_clause(aux, rest_all)
     if called is not None and ph.prep is None and ph.kind in ("nominal", "det"):
         # "What is the fracture called when rocks on both sides move?" -> "The fracture is called a fault when ..."
