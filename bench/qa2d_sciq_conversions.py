@@ -1,9 +1,11 @@
-"""Convert every SciQ train question with its keyed answer and its first distractor by the rule QA2D converter and
-write one JSON line per conversion (question, answer, claim), so two versions of the rules or of the parser can
-be compared line by line (docs/qa2d_quality.md, "Rules v5"; docs/models/parser.md).
+"""Convert every SciQ train question (or, with ``--dataset medmcqa``, every MedMCQA validation question) with its
+keyed answer and its first distractor by the rule QA2D converter and write one JSON line per conversion (question,
+answer, claim), so two versions of the rules or of the parser can be compared line by line (docs/qa2d_quality.md,
+"Rules v5"; docs/models/parser.md).
 
     python bench/qa2d_sciq_conversions.py --data ../shared/data --out build/qa2d_after.jsonl
     python bench/qa2d_sciq_conversions.py --out build/qa2d_parser.jsonl --pipeline build/parser_s34/model
+    python bench/qa2d_sciq_conversions.py --dataset medmcqa --out build/qa2d_medmcqa.jsonl
 """
 
 from __future__ import annotations
@@ -23,12 +25,19 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=Path("../shared/data"))
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--pipeline", default=None, help="a spaCy pipeline (name or folder) instead of the shipped one")
+    ap.add_argument("--dataset", choices=("sciq", "medmcqa"), default="sciq")
     args = ap.parse_args()
-    data = json.loads((args.data / "sciq" / "train.json").read_text(encoding="utf-8"))
     requests = []
-    for d in data:
-        requests.append(QA2DRequest(question=d["question"], answer=d["correct_answer"]))
-        requests.append(QA2DRequest(question=d["question"], answer=d["distractor1"]))
+    if args.dataset == "sciq":  # the raw file's "distractor1", as every earlier dump
+        for d in json.loads((args.data / "sciq" / "train.json").read_text(encoding="utf-8")):
+            requests.append(QA2DRequest(question=d["question"], answer=d["correct_answer"]))
+            requests.append(QA2DRequest(question=d["question"], answer=d["distractor1"]))
+    else:
+        path = str(args.data / "medmcqa" / "validation.jsonl")
+        for item in registry.build("reader", {"name": "medmcqa", "path": path}).read():
+            if item.answer:
+                requests.append(QA2DRequest(question=item.question, answer=item.answer))
+                requests.extend(QA2DRequest(question=item.question, answer=d) for d in item.distractors[:1])
     spec: dict[str, object] = {"name": "rules"}
     if args.pipeline:
         spec["nlp"] = {"name": "spacy", "pipeline": args.pipeline}

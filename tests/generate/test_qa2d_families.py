@@ -1250,6 +1250,181 @@ REVIEW_37 = [
 ]
 
 # every family above: the claim each real question and answer must give
+
+
+MEDMCQA_STEMS_38 = [
+    # MedMCQA validation stems (session 38, rules-v33): exam tags and dates after the stem, "All the following N"
+    # and "in all cases except", "Which one of the following", a verb read as a noun after "the following",
+    # telegraphic participles, answers that are the predicate, noun-phrase stems, an answer's number by its noun
+    (
+        "In plasmodium vivax malaria, relapse is caused by:September 2012",
+        "Hypnozoite",
+        "In plasmodium vivax malaria, relapse is caused by Hypnozoite.",
+    ),
+    (
+        "Which of the following finger has two dorsal interossei (AIIMS May 2019)",
+        "Middle",
+        "Middle has two dorsal interossei.",
+    ),
+    (
+        "All of the following are induction agents except:September 2007",
+        "Nitrous oxide",
+        "Nitrous oxide is an induction agent.",
+    ),
+    (
+        "All the following muscles of larynx are supplied by the recurrent laryngeal nerve except:",
+        "Cricothyroid",
+        "Cricothyroid is supplied by the recurrent laryngeal nerve.",
+    ),
+    (
+        "Anti D is required in all cases except",
+        "Intrauterine transfusion at 28 weeks",
+        "Anti D is required in intrauterine transfusion at 28 weeks.",
+    ),
+    (
+        "Palatal secretions affect the setting of all the impression materials except:",
+        "Silicone",
+        "Palatal secretions affect the setting of silicone.",
+    ),
+    (
+        "Which one of the following antibiotics chelates with calcium ?",
+        "Tetracycline",
+        "Tetracycline chelates with calcium.",
+    ),
+    ("Which of the following causes vasodilation?", "Histamine", "Histamine causes vasodilation."),
+    (
+        "All of the following increases calcium absorption from the gut except",
+        "Phytates",
+        "Phytates increase calcium absorption from the gut.",
+    ),
+    (
+        "Which of the following best describes paradoxical suicide?",
+        "Suicide after taking low dose of drug",
+        "Suicide after taking low dose of drug best describes paradoxical suicide.",
+    ),
+    ("Which of the following causes is most common?", "Trauma", "Trauma is most common."),
+    ("Wilson curve seen in:", "Molars", "Wilson curve is seen in molars."),
+    (
+        "Maximum masticatory forces taken up by which fibers:",
+        "Oblique",
+        "Maximum masticatory forces are taken up by the oblique fibers.",
+    ),
+    ("Junctional epithelium", "Is permeable", "Junctional epithelium is permeable."),
+    (
+        "Persons with the greatest risk of oral cancer",
+        "Are old, Chronic alcoholics and regularly use tobacco",
+        "Persons with the greatest risk of oral cancer are old, Chronic alcoholics and regularly use tobacco.",
+    ),
+    (
+        "The typical cervical differs from thoracic vertebra in that it",
+        "Has a foramen transversarium",
+        "The typical cervical differs from thoracic vertebra in that it has a foramen transversarium.",
+    ),
+    ("Pulp proper resembles", "Loose connective tissue", "Pulp proper resembles loose connective tissue."),
+    (
+        "Stimulated saliva as compared to unstimulated saliva has more",
+        "Bicarbonate",
+        "Stimulated saliva as compared to unstimulated saliva has more Bicarbonate.",
+    ),
+    (
+        "Teeth that erupt in 30 days of birth",
+        "Neonatal teeth",
+        "The teeth that erupt in 30 days of birth are neonatal teeth.",
+    ),
+    ("Etching time in teeth with fluorosis", "60-90 sec", "The etching time in teeth with fluorosis is 60-90 sec."),
+    (
+        "In myocardial infarction the first enzyme to rise:",
+        "CPK",
+        "In myocardial infarction, the first enzyme to rise is CPK.",
+    ),
+    (
+        "Mandibular process of each side fuse to form:",
+        "Lower lip.",
+        "Mandibular process of each side fuse to form lower lip.",
+    ),
+    (
+        "All of the following indicate Fetal lung maturity except?",
+        "Blue cells in Nile Blue Test",
+        "Blue cells in Nile Blue Test indicate Fetal lung maturity.",
+    ),
+    (
+        "In alpha-thalassemia trait,electrophoresis shows:March 2005",
+        "Normal HbF and normal HbA2",
+        "In alpha-thalassemia trait, electrophoresis shows normal HbF and normal HbA2.",
+    ),
+    (
+        "Mother to children's transmission is a key feature of which pattern of inheritance?",
+        "Mitochondrial inheritance",
+        "Mother to children's transmission is a key feature of mitochondrial inheritance.",
+    ),
+    (
+        "In CRISPR-Cas 9 system, which repair mechanism is used for genome editing?",
+        "Non homologous end repair",
+        "In CRISPR-Cas 9 system, non homologous end repair is used for genome editing.",
+    ),
+    (
+        "Among the following propeies of dopamine, which of them is not helpful in acute shock?",
+        "Alpha-1 agonist action",
+        None,
+    ),
+]
+
+OPENERS_38 = [
+    # a question word after an opening phrase and its comma is a question, not a relative pronoun (SciQ, session 38);
+    # not where the question has no place for the answer, a later comma, or a partitive "which of them"
+    (
+        "In alcoholic fermentation , which acid changes to alcohol and carbon dioxide?",
+        "pyruvic",
+        "In alcoholic fermentation, pyruvic changes to alcohol and carbon dioxide.",
+    ),
+    (
+        "Of all the electromagnetic waves, which have the lowest frequencies?",
+        "radio waves",
+        "Of all the electromagnetic waves, radio waves have the lowest frequencies.",
+    ),
+    (
+        "Besides greenland, where are the earth's largest ice sheets found?",
+        "antarctica",
+        "Besides Greenland, the earth's largest ice sheets are found in Antarctica.",
+    ),
+    ("In eukaryotic cells, where is the dna kept?", "nucleus", "In eukaryotic cells, the DNA is kept in the nucleus."),
+    ("In a tropical rainforest, where are ferns common?", "understory", None),
+    (
+        "In response to high blood osmolarity, which can occur during dehydration or following a very salty meal, "
+        "the osmoreceptors signal the posterior pituitary to release this?",
+        "antidiuretic hormone (ADH)",
+        "In response to high blood osmolarity, which can occur during dehydration or following a very salty meal, "
+        "the osmoreceptors signal the posterior pituitary to release antidiuretic hormone (ADH).",
+    ),
+    (
+        "The electroplating process transfers metal from the anode to which part of the cell?",
+        "cathode",
+        "The electroplating process transfers metal from the anode to the cathode.",
+    ),
+    (
+        "Salt hydrolysis is a reaction in which one of the ions from a salt reacts with what?",
+        "water",
+        "Salt hydrolysis is a reaction in which one of the ions from a salt reacts with water.",
+    ),
+    ("Birds evolved from what type of ancestor?", "reptile", "Birds evolved from a reptile."),
+    (
+        "Metal detectors used for airport security work on which principle?",
+        "inductance",
+        "Metal detectors used for airport security work on inductance.",
+    ),
+    (
+        "What causes a voltage to exist across the membrane in cells?",
+        "difference in charges",
+        "Difference in charges causes a voltage to exist across the membrane in cells.",
+    ),
+    (
+        "Populations of viruses do not grow through cell division because they?",
+        "are not cells",
+        "Populations of viruses do not grow through cell division because they are not cells.",
+    ),
+]
+
+
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
     "doubled": DOUBLED,
@@ -1287,6 +1462,8 @@ FAMILIES = {
     "existential_there": EXISTENTIAL_THERE,
     "what_happens_to": WHAT_HAPPENS_TO,
     "review_37": REVIEW_37,
+    "medmcqa_stems_38": MEDMCQA_STEMS_38,
+    "openers_38": OPENERS_38,
 }
 
 

@@ -7,6 +7,7 @@ and alternative questions, imperative stems ("Name the ..."), and declarative st
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
@@ -38,7 +39,18 @@ NP_TAGS = frozenset({"DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "JJ"
 
 _BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]")
 _EXCEPT = re.compile(r"\s*[,:;\-\u2013\u2014]?\s*\bexcept\b[\s:.?\-\u2013\u2014]*(\([^)]*\))?[\s:.?]*$", re.I)
-_ALL_OF = re.compile(r"(^|,\s*)(all|each|any)( of (the following|these|them))?\b(?!\s+of\b)", re.I)
+_ALL_OF = re.compile(r"(^|,\s*)(all|each|any)( (?:of )?(the following|these|them))?\b(?!\s+of\b)", re.I)
+# "in all cases except", "of all the impression materials except": the exception is one of those nouns
+_ALL_NOUNS = re.compile(r"\ball\s+(?:of\s+)?(?:the\s+|these\s+)?(?=(?:[\w-]+\s+){0,2}[a-z][\w-]*s\b)", re.I)
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# where and when an exam asked the question, after the stem: ":September 2005, 2010, March 2007", "(AIIMS May 2019)",
+# "(Asked twice)"
+_EXAM_TAG = re.compile(
+    rf"(?:\s*:\s*{_MONTHS}\s*'?\d{{2,4}}(?:\s*,?\s*(?:{_MONTHS}\s*)?'?\d{{2,4}})*"
+    r"|\s*[(\[]\s*(?:asked\s+twice|repeated|(?:AIIMS|PGI|JIPMER|DNB|NEET|AIPGM?EE|UPSC|FMGE|COMEDK|MAHE)\b[^)\]]*)"
+    r"[)\]])\s*$",
+    re.I,
+)
 # "(all of) the following (N)" anywhere in a stem, not the preposition ("Following a fall, ...")
 _THE_FOLLOWING = re.compile(
     r"\b(?:all\s+(?:of\s+)?)?the\s+following\b(?!\s+(?:a|an|the|his|her)\b|,)"
@@ -139,7 +151,8 @@ def _said_twice(q: str) -> str:
 
 def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
-    q = " ".join(question.split())
+    q = _EXAM_TAG.sub("", " ".join(question.split()))
+    q = re.sub(r"(?<=[a-z]{2}),(?=[a-z]{2})", ", ", q, flags=re.I)  # "In alpha-thalassemia trait,electrophoresis"
     head, mark, tail = q.partition("?")
     if mark and tail.strip() and _ANY_WH.search(head):
         q = head  # "What force opposes motion? for example a car braking" -> the question only
@@ -149,6 +162,9 @@ def prepare_question(question: str) -> Prepared:
     # "Which is larger: the human sperm or the human egg?" -> the choices after the colon are the options
     q = re.sub(r"^((?:which|what)\b[^:]*):\s+[^:]+\bor\b[^:]+$", r"\1", q, flags=re.I)
     q = re.sub(r"\b(what|which)\s+else\b", r"\1", q, flags=re.I)  # "... freshwater and what else?": no "else" left
+    # "Which one of the following drugs" (not "a reaction in which one of the ions")
+    q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
+    q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
     q = q.replace("\u2019", "'")  # "What’s", "body’s": the typographic apostrophe as the rules expect it
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
@@ -164,8 +180,11 @@ def prepare_question(question: str) -> Prepared:
             q = _TRAILING_ALL.sub("", q)  # "Treatment of X utilizes all except" -> "Treatment of X utilizes"
         elif _ALL_OF.search(q):
             q = _ALL_OF.sub(lambda m: m.group(1) + "which of the following", q, count=1)
-        else:  # "X is present in all of the following conditions except" -> "... in which of the following conditions"
+        elif _THE_FOLLOWING.search(q):
+            # "X is present in all of the following conditions except" -> "... in which of the following conditions"
             q = _THE_FOLLOWING.sub("which of the following", q, count=1)
+        else:  # "Anti D is required in all cases except" -> "... in which of the following cases"
+            q = _ALL_NOUNS.sub("which of the following ", q, count=1)
         inverted = True
     elif re.search(r"(?<!of )\bthe following (is|are)\s+not\b", q, re.I):
         # "According to X, the following is not a suspect" -> "..., which of the following is a suspect"
@@ -186,6 +205,64 @@ def prepare_question(question: str) -> Prepared:
         q = _THE_FOLLOWING.sub("which of the following", q, count=1)
     q = re.sub(r"[\s?:.\-\u2013\u2014]+$", "", q).strip()
     return Prepared(q, inverted, dropped_not)
+
+
+_FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+
+
+def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
+    """A stem the tagger read without any finite verb, rewritten so that it parses with one, and what to put back
+    in the claim (or None): a telegraphic participle gets its "is"/"are" ("Wilson curve seen in" -> "Wilson curve is
+    seen in"; the claim keeps it), and a verb read as a plural noun after "the following" ("Which of the following
+    causes vasodilation", "antibiotics chelates with", "increases") is parsed after "can", where the tagger cannot
+    read it as a noun, and put back in the present afterwards. None when the stem has a finite verb or neither
+    applies."""
+    from lemminflect import getAllLemmas, getAllLemmasOOV, getInflection
+
+    if any(t.tag_ in _FINITE_TAGS for t in doc):
+        return None
+    words = [t.text_with_ws for t in doc]
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    blank = any(t.lower_ in WH_NOMINAL for t in doc) or doc[-1].tag_ in ("IN", "TO")
+    if root is not None and blank and root.pos_ in ("NOUN", "PROPN") and root.i + 1 < len(doc):
+        p = doc[root.i + 1]
+        past = getInflection(p.lemma_, "VBD") if p.tag_ == "VBN" else ()
+        # only a participle no past tense could be ("seen", "taken", not "Birds evolved from", "X used for")
+        if past and p.lower_ not in past and p.head == root and p.dep_.startswith("acl"):
+            words[p.i] = ("are " if root.tag_ in ("NNS", "NNPS") else "is ") + words[p.i]
+            return "".join(words), None
+    following = next((t.i for t in doc if t.lower_ == "following" and t.i > 0 and doc[t.i - 1].lower_ == "the"), None)
+    if following is None:
+        return None
+    for t in doc[following + 1 :]:
+        low = t.lower_
+        if t.tag_ not in ("NNS", "NN") or not low.endswith("s") or t.i + 1 >= len(doc):
+            continue
+        lemmas = getAllLemmas(low)
+        if "VERB" not in lemmas and (lemmas or doc[t.i - 1].tag_ != "NNS"):
+            continue  # a noun; a word lemminflect does not know is a verb after a plural noun ("antibiotics chelates")
+        if doc[t.i + 1].pos_ in ("VERB", "AUX"):
+            return None  # "which of the following causes is ...": a noun after all
+        lemma = (lemmas.get("VERB") or getAllLemmasOOV(low, "VERB")["VERB"])[0]
+        before = doc[t.i - 1]
+        if before.lower_ in _VERB_ADVERBS:  # "best describes" -> "can best describe"
+            words[before.i] = ""
+            lemma = f"{before.lower_} {lemma}"
+        words[t.i] = f"can {lemma}{t.whitespace_}"
+        return "".join(words), (f"can {lemma}", f"{before.text} {t.text}" if before.lower_ in _VERB_ADVERBS else t.text)
+    return None
+
+
+_VERB_ADVERBS = frozenset({"best", "most", "rightly", "correctly", "usually", "commonly", "mostly", "also"})
+
+
+def _put_back(text: str, back: tuple[str, str], adoc: Any) -> str:
+    """The present-tense verb :func:`_reparse_text` parsed after "can", agreeing with the answer that is its
+    subject ("Histamine causes ...", "Histamine and bradykinin cause ...")."""
+    parsed, present = back
+    if len(adoc) and _np_plural(adoc[:]):
+        present = parsed.split(" ", 1)[1]  # "can best describe" -> "best describe"
+    return re.sub(rf"\b{re.escape(parsed)}\b", present, text, count=1)
 
 
 class RuleQA2DConfig(ComponentConfig):
@@ -247,8 +324,14 @@ class RuleQA2D:
         # v29: "What happens to X?" + a verb or a clause on "it"/"they" -> X as the subject ("Telomeres shorten");
         # v30: the same for "How does X change ...?"; "for what purpose" + an infinitive answer drops "for"; v31:
         # "What is X called when ...?" -> "X is called ANSWER when ..."; v32: fixes from the session's review (the
-        # answer's own punctuation, negated contractions, "most of the cells", "change into", nouns such as "damage")
-        self.model_id = f"rules-v32+{self._nlp.model_id}{parts}"
+        # answer's own punctuation, negated contractions, "most of the cells", "change into", nouns such as
+        # "damage"); v33: MedMCQA stems (session 38): exam tags and dates after the stem, "All the following N", "in
+        # all cases except", "Which one of the following", a verb read as a noun after "the following"
+        # (_reparse_text), telegraphic participles ("X seen in"), answers that are the predicate ("Junctional
+        # epithelium" + "Is permeable"), noun-phrase stems with a relative clause or an opening phrase, the noun before
+        # any preposition decides an answer's number; wh-words after an opening phrase ("In the stomach, which
+        # material ...") and "of which N of N" are questions, not relative pronouns
+        self.model_id = f"rules-v33+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -256,10 +339,19 @@ class RuleQA2D:
             prepare_question(last_sentence(r.question) if drop else without_figure_sentences(r.question))
             for r in requests
         ]
-        qdocs = self._nlp.parse([p.text for p in prepared], progress=progress)
+        qdocs = list(self._nlp.parse([p.text for p in prepared], progress=progress))
+        # stems the tagger misread without a finite verb, parsed again as rewritten (:func:`_reparse_text`)
+        repairs = {i: r for i, r in enumerate(map(_reparse_text, qdocs)) if r is not None}
+        if repairs:
+            for i, d in zip(repairs, self._nlp.parse([r[0] for r in repairs.values()]), strict=True):
+                qdocs[i] = d
+                prepared[i] = dataclasses.replace(prepared[i], text=repairs[i][0])
         adocs = self._nlp.parse([_clean_answer(r.answer) for r in requests])
         results = [self._one(*args) for args in zip(requests, prepared, qdocs, adocs, strict=True)]
         chosen = self._choose_by_lm(requests, prepared, qdocs, adocs, results)
+        for i, (_, back) in repairs.items():
+            if back is not None and chosen[i].text:
+                chosen[i] = chosen[i].model_copy(update={"text": _put_back(chosen[i].text or "", back, adocs[i])})
         out = []
         for r, req, prep in zip(chosen, requests, prepared, strict=True):
             if r.text:
@@ -796,18 +888,43 @@ def _is_relative(t: Any) -> bool:
         return False
     if t.doc[t.i + 1 : t.i + 3].text.lower() in ("of the", "of these"):
         return False  # "..., which of the following ..." is a question
-    if t.lower_ == "which" and all(x.pos_ in ("NOUN", "ADJ", "PROPN", "PUNCT") for x in t.doc[t.i + 1 :]):
-        return False  # "... form one supercontinent in which period?": a question about the period
+    if t.lower_ == "which" and all(
+        x.pos_ in ("NOUN", "ADJ", "PROPN", "PUNCT", "ADP", "DET", "NUM", "CCONJ") for x in t.doc[t.i + 1 :]
+    ):
+        return False  # "... in which period?", "a key feature of which pattern of inheritance?": a question
     if t.i == 0:
         return False
     if t.lower_ == "which" and t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ in ("do", "does", "did"):
         return False  # do-support inverts a question, never a relative clause: "..., which do humans possess?"
     prev = t.doc[t.i - 1]
+    if prev.text == "," and _after_opener(t):
+        return False  # "In the stomach, which material's arrival triggers ...", "In eukaryotic cells, where is ..."
     if prev.lower_ in ("of", "to", "in", "on", "by", "with", "from", "at", "for") and t.lower_ == "which":
         # "... the process by which plants make food" vs "In which organ ..." (sentence-initial).
         return t.i - 1 > 0 and t.doc[t.i - 2].pos_ in ("NOUN", "PROPN", "PRON")
     head_rel = t.head.dep_ in ("acl:relcl", "acl") or t.dep_ == "acl:relcl"
     return bool(prev.pos_ in ("NOUN", "PROPN", "PUNCT", "PRON") and (head_rel or prev.text in (",", "(")))
+
+
+_OPENING_WORDS = frozenset({"besides", "other", "according", "apart", "unlike", "like", "compared"})
+
+
+def _after_opener(t: Any) -> bool:
+    """Whether the wh-word comes right after the comma that closes an opening phrase of the question ("In
+    alcoholic fermentation, which acid ...", "Besides Greenland, where are ...") and no other question word
+    follows it: a question word there, not a relative pronoun on the phrase's noun."""
+    doc = t.doc
+    first = doc[0]
+    if not (first.pos_ == "ADP" or first.lower_ in _OPENING_WORDS):
+        return False
+    if t.i + 1 < len(doc) and doc[t.i + 1].lower_ == "of":
+        return False  # "Among the following, which of them ...": the partitive rules' question
+    if any(x.text == "," for x in doc[1 : t.i - 1]) or any(x.text == "," for x in doc[t.i + 1 :]):
+        return False  # not "In response to X, which can occur ..., the osmoreceptors signal ..."
+    words = [x for x in doc if not x.is_punct]
+    if t.lower_ in WH_ADVERB and words[-1].pos_ == "ADJ":
+        return False  # "In a tropical rainforest, where are ferns common?": no place for the answer
+    return not any(x.lower_ in WH_NOMINAL or x.lower_ in WH_ADVERB for x in doc[t.i + 1 :])
 
 
 def _how_quant(t: Any) -> bool:
@@ -1161,9 +1278,10 @@ def _answer_plural(adoc: Any) -> bool | None:
     if not nouns:
         return None
     head = nouns[-1]
-    for t in toks:
-        if t.lower_ == "of" and t.i > 0:
-            head = [n for n in nouns if n.i < t.i][-1] if [n for n in nouns if n.i < t.i] else head
+    for t in toks:  # the noun before a prepositional phrase: "Blue cells in Nile Blue Test", "the rate of reactions"
+        before = [n for n in nouns if n.i < t.i]
+        if (t.lower_ == "of" or (t.pos_ == "ADP" and t.dep_ == "case")) and before:
+            head = before[-1]
             break
     if "Number=Plur" in str(head.morph) or head.tag_ in ("NNS", "NNPS") or _plural_form(head.lower_):
         return True
@@ -2584,30 +2702,82 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         if t.lower_ in ("this", "these", "that") and t.pos_ in ("PRON", "DET") and last_words:
             return _replace(doc, t.i, t.i, answer)
     last = toks[-1]
-    finite = [t for t in doc if t.tag_ in ("VBZ", "VBP", "VBD", "MD")]
-    answer_clause = any(t.tag_ in ("VBZ", "VBP", "VBD", "MD") for t in adoc)
+    # finite verbs of the stem's own clause, not of a relative clause on its noun ("Teeth that erupt in 30 days")
+    finite = [t for t in doc if t.tag_ in _FINITE_TAGS and not _in_relative_clause(t)]
+    answer_clause = any(t.tag_ in _FINITE_TAGS for t in adoc)
+    lowered = answer if _acronym(answer.split()[0]) else answer[0].lower() + answer[1:]
     if doc[0].pos_ == "SCONJ" and answer_clause:
         # "When a person lies down:" + "There is an increase ..." -> "When a person lies down, there is ..."
-        first = answer if _acronym(answer.split()[0]) else answer[0].lower() + answer[1:]
-        return f"{doc.text}, {first}"
-    if last.pos_ in ("VERB", "AUX", "ADP", "DET", "SCONJ", "CCONJ") or last.tag_ in ("VBN", "IN", "TO"):
+        return f"{doc.text}, {lowered}"
+    predicate = (  # an answer that opens with a finite verb and says more: "Is permeable", "Has no side-effects"
+        len(adoc) > 1
+        and (adoc[0].tag_ in ("VBZ", "VBP", "MD") or adoc[0].lower_ in ("was", "were", "had", "did"))
+        and doc[0].lower_ not in ("true", "false", "correct", "incorrect", "not", "all", "features", "effect")
+    )
+    if predicate and (last.lower_ in ("it", "they") or (not finite and doc[0].pos_ != "ADP")):
+        # the answer is the predicate: "Junctional epithelium" + "Is permeable", "... differs in that it" + "Has a
+        # foramen transversarium"
+        return f"{doc.text.strip(' -:;,')} {lowered}"
+    if (
+        not finite
+        and last.tag_ == "VB"
+        and len(toks) > 2
+        and toks[-2].lower_ == "to"
+        and any(t.tag_ in ("JJS", "RBS") or t.lower_ in ("first", "last") for t in doc[: toks[-2].i])
+    ):
+        return _np_stem(doc, answer)  # "In myocardial infarction the first enzyme to rise", not "... fuse to form"
+    if (
+        last.pos_ in ("VERB", "AUX", "ADP", "DET", "SCONJ", "CCONJ")
+        or last.tag_ in ("VBN", "IN", "TO", "VBZ", "VBP", "VBD")
+        or (last.lower_ in ("more", "less") and len(toks) > 1 and toks[-2].tag_ in _FINITE_TAGS)
+    ):  # "Pulp proper resembles", "Stimulated saliva ... has more"
         return f"{doc.text} {answer}"
     if not finite:
         return _np_stem(doc, answer)
     raise ConversionError("no_question_form")
 
 
+def _in_relative_clause(t: Any) -> bool:
+    """Whether a verb is inside a relative clause opened by a relative word ("Teeth that erupt in 30 days")."""
+    return any(
+        a.dep_ in ("acl:relcl", "acl") and any(c.lower_ in _RELATIVE_WORDS and c.i < a.i for c in a.children)
+        for a in (t, *t.ancestors)
+    )
+
+
+_RELATIVE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "where", "when"})
+
+
 def _np_stem(doc: Any, answer: str) -> str:
-    """'Most useful test in vesicovaginal fistula' + 'cystoscopy' -> 'The most useful test in ... is cystoscopy'."""
-    text = doc.text.strip(" -\u2013:;,")
+    """'Most useful test in vesicovaginal fistula' + 'cystoscopy' -> 'The most useful test in ... is cystoscopy'; a
+    phrase before the noun stays in front: 'In myocardial infarction the first enzyme to rise' + 'CPK' -> 'In
+    myocardial infarction, the first enzyme to rise is CPK'."""
+    if any(t.lower_ in WH_NOMINAL or t.lower_ in WH_ADVERB for t in doc):
+        raise ConversionError("no_question_form", "a question word the rules could not place")
+    span = doc[:]
+    opener = ""
+    root = span.root
+    noun = root if root.pos_ in ("NOUN", "PROPN") else next((c for c in root.children if "subj" in c.dep_), None)
     first = doc[0]
-    head = next((t for t in doc if t.pos_ in ("NOUN", "PROPN")), None)
+    if first.dep_ == "case" and noun is not None:
+        pp = first.head
+        end = pp.right_edge.i + 1 if pp.head in (root, noun) and pp.i < noun.i else pp.i + 1
+        # the noun phrase after the phrase: where the parse says, or (misparsed as one phrase) at a determiner or comma
+        if end < len(doc) and (end < noun.i or doc[end].tag_ in ("DT", ",")):
+            opener = doc[:end].text.strip(" ,") + ", "
+            span = doc[end:] if doc[end].text != "," else doc[end + 1 :]
+            first = span[0]
+    text = span.text.strip(" -\u2013:;,")
+    head = next((t for t in span if t.pos_ in ("NOUN", "PROPN")), None)
     plural = head is not None and head.tag_ in ("NNS", "NNPS")
-    if first.pos_ in ("ADP", "VERB", "SCONJ") or first.tag_ in ("VBG", "IN"):
+    modifier = (  # "Etching time", "Increased calories", not "Located medial to ..."
+        first.dep_ in ("amod", "compound") and first.head.i > first.i and len(span) > 1 and span[1].pos_ == "NOUN"
+    )
+    if first.pos_ in ("ADP", "VERB", "SCONJ") and not modifier or first.tag_ in ("VBG", "IN") and not modifier:
         raise ConversionError("no_question_form", "stem starts with a clause, not a noun phrase")
     if first.tag_ not in ("DT", "PRP$", "CD", "NNP", "NNPS") and not _acronym(first.text):
         text = "the " + text[0].lower() + text[1:]
-    return f"{text} {'are' if plural else 'is'} {answer}"
+    return f"{opener}{text} {'are' if plural else 'is'} {answer}"
 
 
 def finish(text: str) -> str:
