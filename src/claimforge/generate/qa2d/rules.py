@@ -219,7 +219,7 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
     applies."""
     from lemminflect import getAllLemmas, getAllLemmasOOV, getInflection
 
-    if any(t.tag_ in _FINITE_TAGS for t in doc):
+    if not len(doc) or any(t.tag_ in _FINITE_TAGS for t in doc):
         return None
     words = [t.text_with_ws for t in doc]
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
@@ -2705,7 +2705,7 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
     # finite verbs of the stem's own clause, not of a relative clause on its noun ("Teeth that erupt in 30 days")
     finite = [t for t in doc if t.tag_ in _FINITE_TAGS and not _in_relative_clause(t)]
     answer_clause = any(t.tag_ in _FINITE_TAGS for t in adoc)
-    lowered = answer if _acronym(answer.split()[0]) else answer[0].lower() + answer[1:]
+    lowered = answer if not answer or _acronym(answer.split()[0]) else answer[0].lower() + answer[1:]
     if doc[0].pos_ == "SCONJ" and answer_clause:
         # "When a person lies down:" + "There is an increase ..." -> "When a person lies down, there is ..."
         return f"{doc.text}, {lowered}"
