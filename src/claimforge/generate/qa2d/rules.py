@@ -41,13 +41,20 @@ _BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]")
 _EXCEPT = re.compile(r"\s*[,:;\-\u2013\u2014]?\s*\bexcept\b[\s:.?\-\u2013\u2014]*(\([^)]*\))?[\s:.?]*$", re.I)
 _ALL_OF = re.compile(r"(^|,\s*)(all|each|any)( (?:of )?(the following|these|them))?\b(?!\s+of\b)", re.I)
 # "in all cases except", "of all the impression materials except": the exception is one of those nouns
-_ALL_NOUNS = re.compile(r"\ball\s+(?:of\s+)?(?:the\s+|these\s+)?(?=(?:[\w-]+\s+){0,2}[a-z][\w-]*s\b)", re.I)
-_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_ALL_NOUNS = re.compile(
+    r"\ball\s+(?:of\s+)?(?:(?:the|these|his|her|its|their)\s+)?"
+    r"(?=(?:[\w-]+\s+){0,2}(?!(?:this|his|its|has|was|does)\b)[a-z][\w-]{2,}s\b)",
+    re.I,
+)
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?)\b\.?"
+)
 # where and when an exam asked the question, after the stem: ":September 2005, 2010, March 2007", "(AIIMS May 2019)",
 # "(Asked twice)"
 _EXAM_TAG = re.compile(
     rf"(?:\s*:\s*{_MONTHS}\s*'?\d{{2,4}}(?:\s*,?\s*(?:{_MONTHS}\s*)?'?\d{{2,4}})*"
-    r"|\s*[(\[]\s*(?:asked\s+twice|repeated|(?:AIIMS|PGI|JIPMER|DNB|NEET|AIPGM?EE|UPSC|FMGE|COMEDK|MAHE)\b[^)\]]*)"
+    r"|\s*[(\[]\s*(?:(?:asked\s+twice|repeated)\b[^)\]]*|(?:AIIMS|PGI|JIPMER|DNB|NEET|AIPGM?EE|UPSC|FMGE|COMEDK|MAHE)\b[^)\]]*)"
     r"[)\]])\s*$",
     re.I,
 )
@@ -234,13 +241,16 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
     following = next((t.i for t in doc if t.lower_ == "following" and t.i > 0 and doc[t.i - 1].lower_ == "the"), None)
     if following is None:
         return None
-    for t in doc[following + 1 :]:
+    # the word right after "the following", or after its plural noun ("the following antibiotics chelates")
+    for t in doc[following + 1 : following + 3]:
         low = t.lower_
         if t.tag_ not in ("NNS", "NN") or not low.endswith("s") or t.i + 1 >= len(doc):
             continue
         lemmas = getAllLemmas(low)
         if "VERB" not in lemmas and (lemmas or doc[t.i - 1].tag_ != "NNS"):
             continue  # a noun; a word lemminflect does not know is a verb after a plural noun ("antibiotics chelates")
+        if "NOUN" in lemmas and doc[t.i + 1].pos_ in ("ADP", "DET", "PUNCT", "CCONJ"):
+            continue  # "the following drugs in pregnancy", "the following effects of morphine": a noun
         if doc[t.i + 1].pos_ in ("VERB", "AUX"):
             return None  # "which of the following causes is ...": a noun after all
         lemma = (lemmas.get("VERB") or getAllLemmasOOV(low, "VERB")["VERB"])[0]
@@ -262,7 +272,11 @@ def _put_back(text: str, back: tuple[str, str], adoc: Any) -> str:
     parsed, present = back
     if len(adoc) and _np_plural(adoc[:]):
         present = parsed.split(" ", 1)[1]  # "can best describe" -> "best describe"
-    return re.sub(rf"\b{re.escape(parsed)}\b", present, text, count=1)
+    found = list(re.finditer(rf"\b{re.escape(parsed)}\b", text))
+    if not found:
+        return text
+    m = found[-1]  # the question's verb, after the answer ("Drugs that can chelate" + "can chelate with calcium")
+    return text[: m.start()] + present + text[m.end() :]
 
 
 class RuleQA2DConfig(ComponentConfig):
@@ -2764,16 +2778,18 @@ def _np_stem(doc: Any, answer: str) -> str:
         end = pp.right_edge.i + 1 if pp.head in (root, noun) and pp.i < noun.i else pp.i + 1
         # the noun phrase after the phrase: where the parse says, or (misparsed as one phrase) at a determiner or comma
         if end < len(doc) and (end < noun.i or doc[end].tag_ in ("DT", ",")):
-            opener = doc[:end].text.strip(" ,") + ", "
-            span = doc[end:] if doc[end].text != "," else doc[end + 1 :]
-            first = span[0]
+            rest = doc[end:] if doc[end].text != "," else doc[end + 1 :]
+            if len(rest):  # not a stem that is only the opening phrase ("In myocardial infarction,")
+                opener = doc[:end].text.strip(" ,") + ", "
+                span = rest
+                first = span[0]
     text = span.text.strip(" -\u2013:;,")
     head = next((t for t in span if t.pos_ in ("NOUN", "PROPN")), None)
     plural = head is not None and head.tag_ in ("NNS", "NNPS")
     modifier = (  # "Etching time", "Increased calories", not "Located medial to ..."
         first.dep_ in ("amod", "compound") and first.head.i > first.i and len(span) > 1 and span[1].pos_ == "NOUN"
     )
-    if first.pos_ in ("ADP", "VERB", "SCONJ") and not modifier or first.tag_ in ("VBG", "IN") and not modifier:
+    if (first.pos_ in ("ADP", "VERB", "SCONJ") or first.tag_ in ("VBG", "IN")) and not modifier:
         raise ConversionError("no_question_form", "stem starts with a clause, not a noun phrase")
     if first.tag_ not in ("DT", "PRP$", "CD", "NNP", "NNPS") and not _acronym(first.text):
         text = "the " + text[0].lower() + text[1:]
