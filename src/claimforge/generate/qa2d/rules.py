@@ -35,6 +35,7 @@ IMPERATIVES = frozenset(["name", "identify", "give", "state", "list", "mention",
 NAMING_VERBS = frozenset({"call", "name", "term", "consider", "label", "describe", "classify"})
 SING_PLUR = {"is": "are", "was": "were", "has": "have", "does": "do"}
 PLUR_SING = {v: k for k, v in SING_PLUR.items()}
+FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 NP_TAGS = frozenset({"DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "JJ", "JJR", "JJS", "EX", "WP$"})
 
 _BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]")
@@ -214,9 +215,6 @@ def prepare_question(question: str) -> Prepared:
     return Prepared(q, inverted, dropped_not)
 
 
-_FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
-
-
 def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
     """A stem the tagger read without any finite verb, rewritten so that it parses with one, and what to put back
     in the claim (or None): a telegraphic participle gets its "is"/"are" ("Wilson curve seen in" -> "Wilson curve is
@@ -226,7 +224,7 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
     applies."""
     from lemminflect import getAllLemmas, getAllLemmasOOV, getInflection
 
-    if not len(doc) or any(t.tag_ in _FINITE_TAGS for t in doc):
+    if not len(doc) or any(t.tag_ in FINITE_TAGS for t in doc):
         return None
     words = [t.text_with_ws for t in doc]
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
@@ -254,12 +252,13 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
         if doc[t.i + 1].pos_ in ("VERB", "AUX"):
             return None  # "which of the following causes is ...": a noun after all
         lemma = (lemmas.get("VERB") or getAllLemmasOOV(low, "VERB")["VERB"])[0]
+        present = t.text
         before = doc[t.i - 1]
         if before.lower_ in _VERB_ADVERBS:  # "best describes" -> "can best describe"
             words[before.i] = ""
-            lemma = f"{before.lower_} {lemma}"
+            lemma, present = f"{before.lower_} {lemma}", f"{before.text} {t.text}"
         words[t.i] = f"can {lemma}{t.whitespace_}"
-        return "".join(words), (f"can {lemma}", f"{before.text} {t.text}" if before.lower_ in _VERB_ADVERBS else t.text)
+        return "".join(words), (f"can {lemma}", present)
     return None
 
 
@@ -832,7 +831,7 @@ _TRUTH_STEM = re.compile(
 
 def _statement_answer(answer: str, adoc: Any) -> str:
     """'Which of the following is true about X?' + a statement: the claim is the statement itself."""
-    if not any(t.tag_ in ("VBZ", "VBP", "VBD", "MD") for t in adoc):
+    if not any(t.tag_ in FINITE_TAGS for t in adoc):
         raise ConversionError("statement_answer_without_verb")
     return answer
 
@@ -850,14 +849,12 @@ class WhPhrase:
     approx: str = ""  # an approximator opening a how-many phrase ("Approximately how many weeks ...")
 
 
+def _is_wh_word(t: Any) -> bool:
+    return t.lower_ in WH_NOMINAL or t.lower_ in WH_ADVERB
+
+
 def _find_wh(doc: Any) -> WhPhrase | None:
-    cands = []
-    for t in doc:
-        w = t.lower_
-        if w in WH_NOMINAL or w in WH_ADVERB:
-            if _is_relative(t):
-                continue
-            cands.append(t)
+    cands = [t for t in doc if _is_wh_word(t) and not _is_relative(t)]
     if not cands:
         return None
     nominal = [t for t in cands if t.lower_ in WH_NOMINAL or _how_quant(t)]
@@ -938,7 +935,7 @@ def _after_opener(t: Any) -> bool:
     words = [x for x in doc if not x.is_punct]
     if t.lower_ in WH_ADVERB and words[-1].pos_ == "ADJ":
         return False  # "In a tropical rainforest, where are ferns common?": no place for the answer
-    return not any(x.lower_ in WH_NOMINAL or x.lower_ in WH_ADVERB for x in doc[t.i + 1 :])
+    return not any(_is_wh_word(x) for x in doc[t.i + 1 :])
 
 
 def _how_quant(t: Any) -> bool:
@@ -969,9 +966,7 @@ def _nominal_answer(adoc: Any) -> bool:
     from lemminflect import getAllLemmas
 
     words = [t for t in adoc if not t.is_punct]
-    if not words or any(
-        t.tag_ in ("VBZ", "VBP", "VBD", "MD") and (t.pos_ == "AUX" or "VERB" in getAllLemmas(t.lower_)) for t in words
-    ):
+    if not words or any(t.tag_ in FINITE_TAGS and (t.pos_ == "AUX" or "VERB" in getAllLemmas(t.lower_)) for t in words):
         return False  # a clause ("Blisters are present"; not "interossei" read as a past tense)
     if any(t.pos_ == "ADJ" and t.dep_ == "ROOT" and t.i + 1 < len(adoc) and adoc[t.i + 1].pos_ == "ADP" for t in words):
         return False  # an adjective with its complement
@@ -1121,7 +1116,7 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         and not (_verb_like(nxt, ("VBZ", "VBD")) and doc[nxt.i + 1 : nxt.i + 2].text.lower() != "of")
     ):
         end = _noun_run_end(doc, t.i + 1)
-        finite_after = any(x.tag_ in ("VBZ", "VBP", "VBD", "MD") or x.pos_ == "AUX" for x in doc[end + 1 :])
+        finite_after = any(x.tag_ in FINITE_TAGS or x.pos_ == "AUX" for x in doc[end + 1 :])
         if not finite_after:
             # The run swallowed the verb ("what type of rock forms when ..."): cut before a verb-like word.
             for j in range(t.i + 2, end + 1):
@@ -1542,7 +1537,7 @@ def _verb_after_modifiers(doc: Any, i: int, limit: int = 12) -> int | None:
         if t.text in ("?", ";") or t.lower_ in ("which", "that", "who", "what"):
             return None
         prev = doc[k - 1]
-        finite = t.tag_ in ("VBZ", "VBP", "VBD", "MD") or (t.pos_ in ("VERB", "AUX") and t.tag_ not in ("VBG", "VBN"))
+        finite = t.tag_ in FINITE_TAGS or (t.pos_ in ("VERB", "AUX") and t.tag_ not in ("VBG", "VBN"))
         if finite or (_verb_like(t, ("VBZ", "VBP", "VBD")) and prev.pos_ not in ("DET", "ADP")):
             return k
     return None
@@ -2033,7 +2028,7 @@ def _existential(aux: Any, rest: list[Any]) -> bool:
         aux.lower_ in BE_FORMS
         and rest[0].lower_ == "there"
         and not (len(rest) > 1 and (rest[1].tag_ in ("VBN", "VBG") or rest[1].lower_ in ("that", "which")))
-        and not any(t.tag_ in ("VBZ", "VBP", "VBD", "MD") for t in rest)
+        and not any(t.tag_ in FINITE_TAGS for t in rest)
     )
 
 
@@ -2499,7 +2494,7 @@ def _answer_slot(ph: WhPhrase, rest: list[Any], has_verb: bool, aux: Any) -> int
         # the gap is the infinitive's object (not in "need X to survive", an active verb's object)
         return k + 2  # "What is X used to measure" -> "X is used to measure ANSWER"
     lemma = (verb.lemma_ or verb.text).lower()
-    finite_next = k + 1 < len(rest) and rest[k + 1].tag_ in ("VBZ", "VBP", "VBD", "MD")
+    finite_next = k + 1 < len(rest) and rest[k + 1].tag_ in FINITE_TAGS
     if k + 1 < len(rest) and rest[k].lower_ == "that" and lemma in _CLAUSE_VERBS and not finite_next:
         return None  # the answer ends the "that" clause: "The evidence shows that cells need oxygen"
     if k + 1 < len(rest) and rest[k].lower_ in ("that", "which", "who") and _relative_clause(rest, k):
@@ -2551,7 +2546,7 @@ _CLAUSE_VERBS = frozenset(
 def _relative_clause(rest: list[Any], k: int) -> bool:
     """``rest[k]`` ("that", "which", "who") opens a relative clause: a finite verb follows at once ("that protects
     dormant seeds"), or after a short subject ("that humans cannot see"); not "that" as a determiner ("that cell")."""
-    finite = ("VBZ", "VBP", "VBD", "MD")
+    finite = FINITE_TAGS
     if rest[k + 1].tag_ in finite:
         return True
     if rest[k + 1].tag_ not in ("NNS", "NN", "PRP", "DT", "JJ"):
@@ -2717,8 +2712,8 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
             return _replace(doc, t.i, t.i, answer)
     last = toks[-1]
     # finite verbs of the stem's own clause, not of a relative clause on its noun ("Teeth that erupt in 30 days")
-    finite = [t for t in doc if t.tag_ in _FINITE_TAGS and not _in_relative_clause(t)]
-    answer_clause = any(t.tag_ in _FINITE_TAGS for t in adoc)
+    finite = [t for t in doc if t.tag_ in FINITE_TAGS and not _in_relative_clause(t)]
+    answer_clause = any(t.tag_ in FINITE_TAGS for t in adoc)
     lowered = answer if not answer or _acronym(answer.split()[0]) else answer[0].lower() + answer[1:]
     if doc[0].pos_ == "SCONJ" and answer_clause:
         # "When a person lies down:" + "There is an increase ..." -> "When a person lies down, there is ..."
@@ -2743,7 +2738,7 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
     if (
         last.pos_ in ("VERB", "AUX", "ADP", "DET", "SCONJ", "CCONJ")
         or last.tag_ in ("VBN", "IN", "TO", "VBZ", "VBP", "VBD")
-        or (last.lower_ in ("more", "less") and len(toks) > 1 and toks[-2].tag_ in _FINITE_TAGS)
+        or (last.lower_ in ("more", "less") and len(toks) > 1 and toks[-2].tag_ in FINITE_TAGS)
     ):  # "Pulp proper resembles", "Stimulated saliva ... has more"
         return f"{doc.text} {answer}"
     if not finite:
@@ -2759,14 +2754,14 @@ def _in_relative_clause(t: Any) -> bool:
     )
 
 
-_RELATIVE_WORDS = frozenset({"that", "which", "who", "whom", "whose", "where", "when"})
+_RELATIVE_WORDS = (WH_NOMINAL - {"what"}) | {"that", "where", "when"}
 
 
 def _np_stem(doc: Any, answer: str) -> str:
     """'Most useful test in vesicovaginal fistula' + 'cystoscopy' -> 'The most useful test in ... is cystoscopy'; a
     phrase before the noun stays in front: 'In myocardial infarction the first enzyme to rise' + 'CPK' -> 'In
     myocardial infarction, the first enzyme to rise is CPK'."""
-    if any(t.lower_ in WH_NOMINAL or t.lower_ in WH_ADVERB for t in doc):
+    if any(_is_wh_word(t) for t in doc):
         raise ConversionError("no_question_form", "a question word the rules could not place")
     span = doc[:]
     opener = ""
