@@ -1425,6 +1425,37 @@ OPENERS_38 = [
 ]
 
 
+READING_38 = [
+    # from the blind reading of a MedMCQA build (session 38, rules-v34): "WHO" is no question word, "any" goes
+    # with a removed "not", "used for" + an infinitive answer drops "for"
+    (
+        "Which of the following doesn't have any effect on pancreatic secretion?",
+        "Gastrin",
+        "Gastrin has an effect on pancreatic secretion.",
+    ),
+    (
+        "Which type of joints do not allow any movement of the bones?",
+        "fixed",
+        "Fixed joints allow a movement of the bones.",
+    ),
+    (
+        "According to the WHO definition of hearing loss, what is the value to classify as profound hearing loss?",
+        ">91 dB",
+        "According to the WHO definition of hearing loss, the value to classify as profound hearing loss is >91 dB.",
+    ),
+    (
+        "According to WHO guidelines, latent TB should be ruled out in all the following situations except:",
+        "Chronic alcoholics",
+        "According to WHO guidelines, latent TB should be ruled out in chronic alcoholics.",
+    ),
+    (
+        "Statistical `Q' test is used for:",
+        "To determine outliars",
+        "Statistical `Q' test is used to determine outliars.",
+    ),
+]
+
+
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
     "doubled": DOUBLED,
@@ -1464,6 +1495,7 @@ FAMILIES = {
     "review_37": REVIEW_37,
     "medmcqa_stems_38": MEDMCQA_STEMS_38,
     "openers_38": OPENERS_38,
+    "reading_38": READING_38,
 }
 
 

@@ -214,8 +214,9 @@ class Multi2Claim(Pipeline):
                 # 37: rules-v30 ("How does X change ...?" likewise; "for what purpose" + "to synthesize" without "for");
                 # 38: rules-v31 ("What is the fracture called when ...?" -> "The fracture is called a fault when ...");
                 # 39: rules-v32 (review fixes: "Old oceanic crust is created", "doubles" as a verb); 40: rules-v33
-                # (MedMCQA stems: exam tags, "All the following N", verbs read as nouns, predicate answers, openers)
-                version="40",
+                # (MedMCQA stems: exam tags, "All the following N", verbs read as nouns, predicate answers, openers);
+                # 41: rules-v34 ("WHO", "any" after a removed "not", "used for" + "to ...")
+                version="41",
             ),
             Stage(
                 "embed explanations",

@@ -69,7 +69,8 @@ _THE_FOLLOWING = re.compile(
 _OPEN_END = re.compile(
     r"\b(?:is|are|was|were|include|includes|due to|of|by|in|for|with|as|to)\s*[:\-\u2013]*\s*$", re.I
 )
-_ANY_WH = re.compile(r"\b(?:what|which|who|whom|whose|where|when|why|how)\b", re.I)
+# not "WHO", the World Health Organization ("According to WHO guidelines, ...")
+_ANY_WH = re.compile(r"\b(?:what|which|(?-i:(?!WHO\b))who|whom|whose|where|when|why|how)\b", re.I)
 _TRAILING_ALL = re.compile(r"\s+(all( of (the following|these|them))?|the following)\s*$", re.I)
 _NEG_AUX = re.compile(
     r"^((?:[^?]*?,\s*)?(?:which|what)\b(?:(?!\b(?:that|which|who|whom|whose|if|when|where|because|while|although|unless)\b)[^?])*?"
@@ -201,7 +202,16 @@ def prepare_question(question: str) -> Prepared:
     elif _NEG_AUX.search(q) and len(_NEGATIONS.findall(q)) == 1:
         # (not with a second negation: "What organisms cannot make their own food and do not eat" is no exception
         # question, and "... cannot make their own food and do eat" would be true of no distractor)
-        q = _NEG_AUX.sub(r"\1", q, count=1)
+        m = _NEG_AUX.search(q)
+        assert m is not None
+        # "any" was there for the "not": "doesn't have any effect" -> "has an effect", "any drugs" -> "drugs"
+        rest = re.sub(
+            r"\bany\s+(?!of\b)([\w-]+)(\s+[\w-]+)?",
+            lambda a: ("" if re.search(r"[^s]s\b", a.group(0)[4:]) else "a ") + a.group(0)[4:],
+            q[m.end() :],
+            count=1,
+        )
+        q = m.group(1) + rest
         inverted = dropped_not = True
     elif (re.match(r"^\s*(which|what)\b", q, re.I) or re.search(r"\bstatements?\b", q, re.I)) and (
         _NEG_WORDS.search(q)
@@ -343,8 +353,9 @@ class RuleQA2D:
         # (_reparse_text), telegraphic participles ("X seen in"), answers that are the predicate ("Junctional
         # epithelium" + "Is permeable"), noun-phrase stems with a relative clause or an opening phrase, the noun before
         # any preposition decides an answer's number; wh-words after an opening phrase ("In the stomach, which
-        # material ...") and "of which N of N" are questions, not relative pronouns
-        self.model_id = f"rules-v33+{self._nlp.model_id}{parts}"
+        # material ...") and "of which N of N" are questions, not relative pronouns; v34: from the session's MedMCQA
+        # reading: "WHO" is no question word, "any" goes with a removed "not", "used for" + "to ..." drops "for"
+        self.model_id = f"rules-v34+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -850,7 +861,7 @@ class WhPhrase:
 
 
 def _is_wh_word(t: Any) -> bool:
-    return t.lower_ in WH_NOMINAL or t.lower_ in WH_ADVERB
+    return (t.lower_ in WH_NOMINAL or t.lower_ in WH_ADVERB) and t.text != "WHO"  # not the World Health Organization
 
 
 def _find_wh(doc: Any) -> WhPhrase | None:
@@ -2740,6 +2751,8 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         or last.tag_ in ("VBN", "IN", "TO", "VBZ", "VBP", "VBD")
         or (last.lower_ in ("more", "less") and len(toks) > 1 and toks[-2].tag_ in FINITE_TAGS)
     ):  # "Pulp proper resembles", "Stimulated saliva ... has more"
+        if last.lower_ == "for" and answer.lower().startswith("to "):
+            return f"{doc[: last.i].text} {answer}"  # "X is used for:" + "To determine normality" drops "for"
         return f"{doc.text} {answer}"
     if not finite:
         return _np_stem(doc, answer)
