@@ -1456,6 +1456,70 @@ READING_38 = [
 ]
 
 
+ARTICLES_39 = [
+    # from the session 34-38 SciQ readings: a bare singular count noun opening the claim or after "is", for words
+    # too rare for the plural test ("sphygmomanometer", "thermosphere"), mass-like endings with common plurals ("a
+    # combustion reaction") and a subject with "a" ("a groin"); no article before a field, a gerund or an
+    # adjective answer's noun the question asked for
+    (
+        "What occurs when a substance reacts quickly with oxygen?",
+        "combustion reaction",
+        "A combustion reaction occurs when a substance reacts quickly with oxygen.",
+    ),
+    ("What layer is above the mesosphere?", "thermosphere", "The thermosphere is above the mesosphere."),
+    (
+        "What is the lowest layer of the atmosphere?",
+        "troposphere",
+        "The lowest layer of the atmosphere is the troposphere.",
+    ),
+    ("What is a wall of rocks or concrete called?", "groin", "A wall of rocks or concrete is called a groin."),
+    (
+        "What is used to measure blood pressure?",
+        "sphygmomanometer",
+        "A sphygmomanometer is used to measure blood pressure.",
+    ),
+    (
+        "What is the science that describes the ancestral and descendant connections between organisms?",
+        "phylogeny",
+        "The science that describes the ancestral and descendant connections between organisms is phylogeny.",
+    ),
+    (
+        "Most protists are aquatic organisms and need what kind of environment to survive?",
+        "moist",
+        "Most protists are aquatic organisms and need a moist environment to survive.",
+    ),
+    ("How do dogs lose body heat?", "barking", "Dogs lose body heat by barking."),
+    (
+        "What is the process for developing knowledge called?",
+        "science",
+        "The process for developing knowledge is called science.",
+    ),
+    (
+        "What science includes many fields of science related to our home planet?",
+        "earth science",
+        "Earth science includes many fields of science related to our home planet.",
+    ),
+    (
+        "How do organophostbate pesticides work?",
+        "inhibiting acetylcholinesterase",
+        "Organophostbate pesticides work by inhibiting acetylcholinesterase.",
+    ),
+    ("Sickle cell mutation is", "Point mutation", "Sickle cell mutation is a point mutation."),
+]
+
+
+def test_article_affinity_of_rare_nouns(conv) -> None:  # type: ignore[no-untyped-def]
+    kinds = {w: conv._countability(w) for w in ("sphygmomanometer", "solenoid", "thermosphere", "atmosphere", "moist")}
+    assert kinds == {
+        "sphygmomanometer": "count",  # rare: follows "a" in the LM's text
+        "solenoid": "count",
+        "thermosphere": "unique",  # one of Earth's layers
+        "atmosphere": None,  # "an atmosphere to protect it": not one of a kind
+        "moist": None,  # an adjective
+    }
+    assert conv._countability("influenza") is None  # a condition: "an influenza virus" is no article of its own
+
+
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
     "doubled": DOUBLED,
@@ -1496,6 +1560,7 @@ FAMILIES = {
     "medmcqa_stems_38": MEDMCQA_STEMS_38,
     "openers_38": OPENERS_38,
     "reading_38": READING_38,
+    "articles_39": ARTICLES_39,
 }
 
 

@@ -215,8 +215,9 @@ class Multi2Claim(Pipeline):
                 # 38: rules-v31 ("What is the fracture called when ...?" -> "The fracture is called a fault when ...");
                 # 39: rules-v32 (review fixes: "Old oceanic crust is created", "doubles" as a verb); 40: rules-v33
                 # (MedMCQA stems: exam tags, "All the following N", verbs read as nouns, predicate answers, openers);
-                # 41: rules-v34 ("WHO", "any" after a removed "not", "used for" + "to ...")
-                version="41",
+                # 41: rules-v34 ("WHO", "any" after a removed "not", "used for" + "to ..."); 42: rules-v35 (articles:
+                # "A sphygmomanometer is used", "The thermosphere is above", "called a groin")
+                version="42",
             ),
             Stage(
                 "embed explanations",

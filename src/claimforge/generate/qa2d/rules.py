@@ -320,7 +320,7 @@ class RuleQA2D:
         self._lm = registry.build("lm", config.lm) if config.lm is not None else None
         self._names = registry.build("kb", config.names) if config.names is not None else None
         self._name_forms: dict[str, str | None] = {}  # _name_form's answers (words repeat across options)
-        self._substances: dict[str, bool] = {}  # _substance's answers
+        self._noun_kinds: dict[str, frozenset[str]] = {}  # _noun_types' answers
         parts = f"+{self._lm.model_id}" if self._lm is not None else ""
         parts += f"+names:{self._names.model_id}" if self._names is not None else ""
         # v3: gaps after "be" (X is used to measure ?); v4: "What do you call X?" -> "X is called ANSWER", articles
@@ -354,8 +354,11 @@ class RuleQA2D:
         # epithelium" + "Is permeable"), noun-phrase stems with a relative clause or an opening phrase, the noun before
         # any preposition decides an answer's number; wh-words after an opening phrase ("In the stomach, which
         # material ...") and "of which N of N" are questions, not relative pronouns; v34: from the session's MedMCQA
-        # reading: "WHO" is no question word, "any" goes with a removed "not", "used for" + "to ..." drops "for"
-        self.model_id = f"rules-v34+{self._nlp.model_id}{parts}"
+        # reading: "WHO" is no question word, "any" goes with a removed "not", "used for" + "to ..." drops "for";
+        # v35: articles (session 39 readings): nouns too rare for the plural test take the article the LM's text
+        # puts before them ("A sphygmomanometer", "the thermosphere"), a claim opens with one for a clearly countable
+        # noun, "-tion"/"-ity" heads with common plurals ("a combustion reaction"), "a" after a subject with "a"
+        self.model_id = f"rules-v35+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -447,15 +450,20 @@ class RuleQA2D:
     def _substance(self, noun: str | None) -> bool:
         """Every noun sense the names KB has for ``noun`` is a substance (WordNet's noun.substance): "keratin",
         "lectin", "lava" (also "atom" and "protein", which the countability test calls count first)."""
-        if noun is None or self._names is None:
-            return False
-        if noun not in self._substances:
+        return noun is not None and self._noun_types(noun) == {"noun.substance"}
+
+    def _noun_types(self, noun: str) -> frozenset[str]:
+        """The lexicographer types of the names KB's noun senses for ``noun`` ("noun.substance", "noun.state",
+        ...); empty without a KB or for a word it does not know."""
+        if self._names is None:
+            return frozenset()
+        if noun not in self._noun_kinds:
             try:
-                types = {t for c in self._names.link(noun) for t in c.types if t.startswith("noun.")}
+                types = frozenset(t for c in self._names.link(noun) for t in c.types if t.startswith("noun."))
             except ValueError:
-                types = set()
-            self._substances[noun] = types == {"noun.substance"}
-        return self._substances[noun]
+                types = frozenset()
+            self._noun_kinds[noun] = types
+        return self._noun_kinds[noun]
 
     def _proper_name(self, answer: str) -> bool:
         """A name that takes no article ("Nikola Tesla", "van Gogh", "Mars", "DNA"): the KB spells every word of it
@@ -549,10 +557,16 @@ class RuleQA2D:
             if not results[i][2] and not opens and not self._proper_name(clean):
                 phrase_doc = kept_docs.get(i, adoc)
                 arts, head, slot = _article_variants(text, kept.get(i, clean), phrase_doc)
-                if not arts and i in kept:  # "liquid equations": a plural head; the answer alone, as before
+                if i in kept and (not arts or (head or "").endswith(_MASS_LIKE_SUFFIXES)):
+                    # "liquid equations": a plural head, "moist environment": a mass-like one; the answer alone
                     phrase_doc = adoc
                     arts, head, slot = _article_variants(text, clean, adoc)
                 kind = self._countability(head) if arts else None
+                ratio = self._plural_ratio(head) if kind in ("count", "unique") else None
+                # an article only its context shows ("the", or "a" with few plurals): not before a substance ("the
+                # acetylene", "the topsoil", "The marble, made of"); "a polypeptide", "an amine" stay
+                if (kind == "unique" or (ratio is not None and ratio < COUNT_PLURALS)) and self._substance(head):
+                    kind = None
                 tagged = any(t.lower_ == head and t.tag_ == "NN" for t in phrase_doc)  # not by lemminflect only
                 if (
                     kind is None
@@ -561,13 +575,52 @@ class RuleQA2D:
                     and not _modifies_next_noun(text, kept.get(i, clean), qdoc)  # "the subsoil layer"
                 ):
                     kind = "mass"  # unsure by frequency, a substance by the KB: "keratin", "lava", "telomerase"
-                if kind == "mass" or (kind != "count" and not tagged):
+                # "biochemistry", "anatomy", "respiration", "cortisone", "erosion": no article unless plurals are
+                # common ("a reaction", "a mutation", "an artery")
+                mass_like = head is not None and head.endswith(_MASS_LIKE_SUFFIXES)
+                strong = kind == "count" and (ratio is None or ratio >= STRONG_COUNT_PLURALS)
+                # opening the claim, before the verb (not "Chain reaction is formed ...": it modifies a noun)
+                # nor a field of study ("Earth science includes ...")
+                opening = (
+                    not slot.strip() and i not in kept and not _before_noun(text, clean, qdoc) and head != "science"
+                )
+                # a mass-like head takes one only as the head of a longer answer with common plurals ("a chemical
+                # reaction", "a spontaneous mutation"; not "called the contraction", "by a barking", "is called an
+                # electronegativity", whose article the LM's text shows only before other nouns)
+                counted = (
+                    ratio is not None
+                    and ratio >= STRONG_COUNT_PLURALS
+                    and " " in clean.split(" of ")[0]  # "a chemical reaction", not "protrusion of mandible"
+                    and not any(w.endswith("ing") for w in clean.split())  # "controlling emotion", "a barking"
+                )
+                if kind == "mass" or (kind not in ("count", "unique") and not tagged) or (mass_like and not counted):
                     arts = []  # "is an insulin", "is the glucose", "called a pressure", "The marble": no article
-                elif kind == "count" and _PREDICATE_SLOT.search(slot):
-                    # a bare singular count noun after "is called", "an example of", "is", "into" ... is not English:
-                    # "the" or "a" by default ("is called a diverging lens"); the bare wording only when clearly
-                    # more fluent
-                    defaults = [len(cands), len(cands) + 1]
+                else:
+                    # where a bare singular count noun is not English: after "is called", "an example of", "is",
+                    # "into" ...; opening the claim when one of a kind ("The thermosphere is above"), rare and
+                    # countable ("A sphygmomanometer is used"), or a modified noun with common plurals ("A
+                    # combustion reaction occurs"; not "Science is a way of", "Effort is defined as")
+                    clearly = kind == "unique" or (strong and (ratio is None or " " in clean))
+                    # (a mass-like head opening the claim only: "is watchful observation" is kept by default)
+                    # (nor a gerund with its object: "by inhibiting acetylcholinesterase")
+                    # (the parse of an answer alone reads "diverging lens" so too: only before a rare noun)
+                    gerund = (
+                        len(phrase_doc) > 1
+                        and phrase_doc[0].tag_ == "VBG"
+                        and phrase_doc[0].dep_ == "ROOT"
+                        and ratio is None
+                    )
+                    needs = (bool(_PREDICATE_SLOT.search(slot)) and not mass_like and not gerund) or (
+                        opening and clearly
+                    )
+                    if kind == "unique":  # "the" only
+                        arts = arts[:1]
+                        defaults = [len(cands)] if needs else defaults
+                    elif kind == "count" and needs:
+                        # "the" or "a" by default ("is called a diverging lens"), "a" after a subject with "a" ("A
+                        # wall of rocks or concrete is called a groin"); the bare wording only when clearly more fluent
+                        indefinite_subject = bool(slot.strip()) and re.match(r"an?\s", text, re.I) is not None
+                        defaults = [len(cands) + 1] if indefinite_subject else [len(cands), len(cands) + 1]
                 cands += arts
             if len(cands) > 1:
                 variants[i] = (cands, defaults)
@@ -588,33 +641,79 @@ class RuleQA2D:
             k += len(cands)
         return out
 
-    def _countability(self, noun: str | None) -> Literal["count", "mass"] | None:
+    def _countability(self, noun: str | None) -> Literal["count", "mass", "unique"] | None:
         """Whether a singular noun takes "a": "count" when its most frequent plural occurs in the LM's training
         text at least :data:`COUNT_PLURALS` times as often as the singular ("reaction" 0.83, "lens" 0.68, "system"
         0.28); "mass" when lemminflect's first plural is the word itself ("sucrose", "ammonia", "steam"; not
         "apparatus") or plurals are rarer than :data:`MASS_PLURALS` ("insulin", "blood"), unless the noun mostly
         follows "the" (its pointwise mutual information with "the" at least :data:`UNIQUE_THE`: "neck",
-        "diaphragm", "retina"); None when unsure (then the LM alone chooses, as for a word lemminflect does not know
-        as a noun, a rare or unknown word, or an LM without a frequency table)."""
+        "diaphragm", "retina"); "unique" for a "-sphere"; for a rare or unknown word, or one whose plurals are
+        neither rare nor frequent, the article its text puts before it (:meth:`_article_affinity`); None when unsure
+        (then the LM alone chooses, as for an LM without a frequency table)."""
         from lemminflect import getAllInflections, getAllLemmas
 
         frequency_lm = self._lm
         frequency = getattr(frequency_lm, "word_frequency", None)
-        if noun is None or frequency_lm is None or frequency is None or "NOUN" not in getAllLemmas(noun):
+        if noun is None or frequency_lm is None or frequency is None:
+            return None
+        if noun.endswith("osphere") and noun != "atmosphere":  # "the thermosphere", "the biosphere": one of each
+            return "unique"
+        singular = frequency(noun)
+        ratio = self._plural_ratio(noun)
+        lemmas = getAllLemmas(noun)
+        if ratio is None and lemmas and "NOUN" not in lemmas:
+            return None  # an adjective or a verb ("a moist environment")
+        if ratio is None:
+            affinity = self._article_affinity(noun, singular)
+            # "the" only for a rare word ("the permafrost"), not a known one ("the electronegativity")
+            return affinity if affinity == "count" or (singular or 0.0) < MIN_NOUN_FREQUENCY else None
+        forms = getAllInflections(noun, upos="NOUN").get("NNS", ())
+        same = bool(forms) and forms[0] == noun  # an unchanged plural: uncountable
+        if ratio >= COUNT_PLURALS and not same:
+            return "count"
+        if noun.endswith("s"):  # "apparatus", "series", "species"
+            return None
+        if ratio >= MASS_PLURALS and not same:  # between: "a" before it may tell ("a groin"; not "the development")
+            return "count" if self._article_affinity(noun, singular) == "count" else None
+        # a noun that mostly follows "the" ("the diaphragm", "the lack of", "the ph") is left to the LM
+        assert singular  # a ratio was computed
+        unique = frequency_lm.next_word_logprob("the", noun) - math.log(singular) >= UNIQUE_THE
+        return None if unique else "mass"
+
+    def _plural_ratio(self, noun: str | None) -> float | None:
+        """How often the noun's most frequent plural occurs in the LM's training text per occurrence of the
+        singular; None for a word lemminflect does not know as a noun, one too rare to tell
+        (:data:`MIN_NOUN_FREQUENCY`), or an LM without a frequency table."""
+        from lemminflect import getAllInflections, getAllLemmas
+
+        frequency = getattr(self._lm, "word_frequency", None)
+        if noun is None or frequency is None or "NOUN" not in getAllLemmas(noun):
             return None
         singular = frequency(noun)
         if singular is None or singular < MIN_NOUN_FREQUENCY:
             return None
         forms = getAllInflections(noun, upos="NOUN").get("NNS", ())
-        plural = max((frequency(p) or 0.0 for p in forms if p != noun), default=0.0)
-        ratio, same = plural / singular, bool(forms) and forms[0] == noun  # an unchanged plural: uncountable
-        if ratio >= COUNT_PLURALS and not same:
-            return "count"
-        if (ratio >= MASS_PLURALS and not same) or noun.endswith("s"):  # "apparatus", "series", "species"
+        return max((frequency(p) or 0.0 for p in forms if p != noun), default=0.0) / singular
+
+    def _article_affinity(self, noun: str, singular: float | None) -> Literal["count", "unique"] | None:
+        """For a noun too rare for its plurals to tell, or one lemminflect does not know ("solenoid",
+        "sphygmomanometer", "asthenosphere"): the article the LM's training text puts before it. "count" when it
+        follows "a"/"an" clearly more often than chance and than "the" ("a biome", "a solenoid"); "unique" when it
+        follows "the" so, and not "a" ("the permafrost", "the asthenosphere"); None when the text does not tell
+        ("lignin", "tetrapod", "phylogeny": the LM alone chooses, as before), and for a condition, whose "a"
+        belongs to the noun it modifies ("an influenza virus")."""
+        assert self._lm is not None
+        if not singular or singular < MIN_RARE_FREQUENCY:
             return None
-        # a noun that mostly follows "the" ("the diaphragm", "the lack of", "the ph") is left to the LM
-        unique = frequency_lm.next_word_logprob("the", noun) - math.log(singular) >= UNIQUE_THE
-        return None if unique else "mass"
+        if "noun.state" in self._noun_types(noun):
+            return None  # "an influenza virus", "a thalassemia trait": the article of the noun it modifies
+        pmi_a = self._lm.next_word_logprob(indefinite_article(noun), noun) - math.log(singular)
+        pmi_the = self._lm.next_word_logprob("the", noun) - math.log(singular)
+        if pmi_a >= RARE_ARTICLE_PMI and pmi_a >= pmi_the + RARE_ARTICLE_PMI:
+            return "count"
+        if pmi_the >= RARE_ARTICLE_PMI and pmi_the >= pmi_a + RARE_ARTICLE_PMI:
+            return "unique"
+        return None
 
     def _one(
         self, req: QA2DRequest, prep: Prepared, qdoc: Any, adoc: Any, keep_noun: bool = True
@@ -1185,6 +1284,8 @@ def _noun_core(doc: Any, start: int, end: int) -> str:
 
 
 _MASS_SUFFIXES = ("tion", "sion", "ing", "ity", "ism", "ence", "ance", "ment", "ness", "gy", "sis")
+# heads whose ending says process, field or substance unless the LM's text shows plurals (RuleQA2D._countability)
+_MASS_LIKE_SUFFIXES = (*_MASS_SUFFIXES, "ry", "my", "ics", "therapy", "sterone", "isone", "geny", "nomy", "phy")
 
 
 def _countable_singular(t: Any) -> bool:
@@ -1603,6 +1704,10 @@ COUNT_PLURALS = 0.2
 MASS_PLURALS = 0.01
 UNIQUE_THE = 0.5  # nats: log p(noun | "the") - log p(noun)
 MIN_NOUN_FREQUENCY = 1e-6  # rarer singulars: too few plurals seen to tell
+# rarer nouns: the article before them (RuleQA2D._article_affinity); at 1e-7 a word occurs a few times in the text
+MIN_RARE_FREQUENCY = 1e-7
+STRONG_COUNT_PLURALS = 0.5  # plurals this common: an article even claim-initially ("A combustion reaction occurs")
+RARE_ARTICLE_PMI = 1.3  # nats; "sphygmomanometer" 1.4 after "a", "thermosphere" 1.4 after "the"; "lignin" 1.07
 # where a singular count noun needs an article (the claim's text just before the answer): a predicate noun or the
 # object of "into", "by", "with", "as"; elsewhere ("the whole plant", "solid, liquid, or gas", claim-initial
 # "Amplitude is ...") the LM may keep it bare
@@ -1656,6 +1761,14 @@ def _modifies_next_noun(text: str, answer: str, qdoc: Any) -> bool:
     return nxt is not None and any(t.lower_ == nxt.group(1) and t.pos_ == "NOUN" and asked(t) for t in qdoc)
 
 
+def _before_noun(text: str, answer: str, qdoc: Any) -> bool:
+    """The answer is followed by a noun of the question, which it modifies ("What muscles raise ..." +
+    "suprahyoid": "suprahyoid muscles"; "what kind of reaction" + "chain": "chain reaction")."""
+    m = _answer_pattern(answer).search(text)
+    nxt = re.match(r"\s+([a-z]+)", text[m.end() :]) if m else None
+    return nxt is not None and any(t.lower_ == nxt.group(1) and t.pos_ in ("NOUN", "PROPN") for t in qdoc)
+
+
 def _noun_head(toks: list[Any]) -> bool:
     """The answer's last word is a singular common noun: tagged NN, or, since the tagger reads a word alone badly
     ("atom", "ocean" tagged JJ), a word lemminflect knows only as a noun (or as a noun and an adjective after a
@@ -1668,7 +1781,17 @@ def _noun_head(toks: list[Any]) -> bool:
     if last.tag_ in ("NNS", "NNP", "NNPS") or not last.is_alpha:
         return False
     lemmas = getAllLemmas(last.lower_)
+    if not lemmas:  # a term lemminflect does not know, tagged anything alone ("thermosphere" EX): not an adjective
+        return (
+            len(last.text) > 4
+            and last.text.islower()
+            and not last.lower_.endswith(_ADJECTIVE_SUFFIXES)
+            and all(t.tag_ in ("JJ", "NN") and not t.lower_.endswith("ing") for t in toks[:-1])  # "inhibiting X"
+        )
     return lemmas.get("NOUN") == (last.lower_,) and ("ADJ" not in lemmas or len(toks) > 1)
+
+
+_ADJECTIVE_SUFFIXES = ("ic", "al", "ous", "ive", "ar", "ary", "ant", "ent", "ed", "ing", "ly", "ible", "able", "s")
 
 
 def _article_variants(text: str, answer: str, adoc: Any) -> tuple[list[str], str | None, str]:
@@ -1685,9 +1808,6 @@ def _article_variants(text: str, answer: str, adoc: Any) -> tuple[list[str], str
     if not 1 <= len(toks) <= 3 or not _noun_head(toks) or any(t.tag_ not in _NP_MODIFIER_TAGS for t in toks[:-1]):
         return [], None, ""
     if not answer.islower() or not answer.replace(" ", "").isalpha():  # not "iron-def", "oxygen-poor blood"
-        return [], None, ""
-    # "biochemistry", "anatomy", "radiotherapy", "cortisone": no article
-    if toks[-1].lower_.endswith((*_MASS_SUFFIXES, "ry", "my", "ics", "therapy", "sterone", "isone")):
         return [], None, ""
     if (
         toks[-1].lower_ in _MASS_HEADS
