@@ -1508,6 +1508,60 @@ ARTICLES_39 = [
 ]
 
 
+ALTERNATIVES_39 = [
+    # yes/no questions with "or" (SciQ): the parse's coordination, a shared noun or comparison kept, the verb
+    # inflected when it is the alternative, an adjective alternative as the predicate with the whole subject before
+    # it; "X, Y, or both" without a parse of X and Y is rejected, not garbled
+    (
+        "Does climate change have a positive or negative effect on reproductive success?",
+        "negative",
+        "Climate change has a negative effect on reproductive success.",
+    ),
+    ("Are coral reefs found in warm or cold water?", "warm", "Coral reefs are found in warm water."),
+    (
+        "Are valence electrons attracted more or less strongly when they are farther from the nucleus?",
+        "less strongly",
+        "Valence electrons are attracted less strongly when they are farther from the nucleus.",
+    ),
+    (
+        "Are birds and mammals mainly exothermic or endothermic?",
+        "endothermic",
+        "Birds and mammals are mainly endothermic.",
+    ),
+    (
+        "Is the digestive tract of many sharks longer or shorter than many other vertebrates?",
+        "shorter",
+        "The digestive tract of many sharks is shorter than many other vertebrates.",
+    ),
+    ("Did darwin believe in punctuated equilibrium or gradualism?", "gradualism", "Darwin believed in gradualism."),
+    ("Are vesicles larger or smaller than vacuoles?", "larger", "Vesicles are larger than vacuoles."),
+    (
+        "Does air temperature increase or decrease as it rises higher in the atmosphere?",
+        "decrease",
+        "Air temperature decreases as it rises higher in the atmosphere.",
+    ),
+    (
+        "Do metals tend to gain electrons or lose electrons in chemical reactions?",
+        "lose electrons",
+        "Metals tend to lose electrons in chemical reactions.",
+    ),
+    (
+        "Does warm air sit above or below cooler air in the troposphere?",
+        "above",
+        "Warm air sits above cooler air in the troposphere.",
+    ),
+    ("Are giraffes herbivores or are they omnivores?", "herbivores", "Giraffes are herbivores."),
+    ("Are the lungs organs of the excretory system, the respiratory system, or both?", "both", None),
+    # a field in "-ics" is singular
+    (
+        "What field of study is called the language of science?",
+        "mathematics",
+        "Mathematics is called the language of science.",
+    ),
+    ("Which diseases are infectious but not communicable?", "Measles", "Measles is infectious but not communicable."),
+]
+
+
 def test_article_affinity_of_rare_nouns(conv) -> None:  # type: ignore[no-untyped-def]
     kinds = {w: conv._countability(w) for w in ("sphygmomanometer", "solenoid", "thermosphere", "atmosphere", "moist")}
     assert kinds == {
@@ -1561,6 +1615,7 @@ FAMILIES = {
     "openers_38": OPENERS_38,
     "reading_38": READING_38,
     "articles_39": ARTICLES_39,
+    "alternatives_39": ALTERNATIVES_39,
 }
 
 

@@ -216,8 +216,9 @@ class Multi2Claim(Pipeline):
                 # 39: rules-v32 (review fixes: "Old oceanic crust is created", "doubles" as a verb); 40: rules-v33
                 # (MedMCQA stems: exam tags, "All the following N", verbs read as nouns, predicate answers, openers);
                 # 41: rules-v34 ("WHO", "any" after a removed "not", "used for" + "to ..."); 42: rules-v35 (articles:
-                # "A sphygmomanometer is used", "The thermosphere is above", "called a groin")
-                version="42",
+                # "A sphygmomanometer is used", "The thermosphere is above", "called a groin"); 43: rules-v36
+                # (alternative questions: "Darwin believed in gradualism"; "Mathematics is")
+                version="43",
             ),
             Stage(
                 "embed explanations",

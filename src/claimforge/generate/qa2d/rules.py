@@ -357,8 +357,10 @@ class RuleQA2D:
         # reading: "WHO" is no question word, "any" goes with a removed "not", "used for" + "to ..." drops "for";
         # v35: articles (session 39 readings): nouns too rare for the plural test take the article the LM's text
         # puts before them ("A sphygmomanometer", "the thermosphere"), a claim opens with one for a clearly countable
-        # noun, "-tion"/"-ity" heads with common plurals ("a combustion reaction"), "a" after a subject with "a"
-        self.model_id = f"rules-v35+{self._nlp.model_id}{parts}"
+        # noun, "-tion"/"-ity" heads with common plurals ("a combustion reaction"), "a" after a subject with "a";
+        # v36: yes/no questions with "or" choose from the parse's coordination (_alternative: "Climate change has a
+        # negative effect", "Birds and mammals are mainly endothermic"), "mathematics"/"measles" are singular
+        self.model_id = f"rules-v36+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1404,11 +1406,21 @@ def _answer_plural(adoc: Any) -> bool | None:
         if (t.lower_ == "of" or (t.pos_ == "ADP" and t.dep_ == "case")) and before:
             head = before[-1]
             break
+    if _singular_in_s(head.lower_):
+        return False  # "Mathematics is called the language of science"
     if "Number=Plur" in str(head.morph) or head.tag_ in ("NNS", "NNPS") or _plural_form(head.lower_):
         return True
     if head.pos_ == "NUM":
         return head.lower_ not in ("one", "1")
     return False
+
+
+def _singular_in_s(word: str) -> bool:
+    """A singular noun in "-ics" or "-les" that lemminflect lists as its own lemma first: a field or a condition
+    ("mathematics", "genetics", "physics", "measles"; not "statistics", "antibiotics", "molecules")."""
+    from lemminflect import getLemma
+
+    return word.endswith(("ics", "les")) and getLemma(word, upos="NOUN")[:1] == (word,)
 
 
 def _plural_form(word: str) -> bool:
@@ -2773,7 +2785,19 @@ def _yes_no(doc: Any, answer: str) -> str:
         roots = [k for k in parts if after[k].dep_ == "ROOT"]
         verb_i = roots[0] if roots else (parts[-1] if parts else verb_i)
     n_subj = verb_i if verb_i is not None else len(after)
-    if verb_i is None and aux.lower_ in BE_FORMS:
+    low = answer.lower()
+    polar = low in ("yes", "true", "no", "false")
+    alt = None if polar else _alternative(after, answer)
+    modifies_verb = verb_i is not None and alt is not None and after[alt[0]].head.pos_ in ("VERB", "ADV")
+    if aux.lower_ in BE_FORMS and alt is not None and alt[3] and alt[0] > 0 and not modifies_verb:
+        # an adjective or adverb alternative not before a noun is the predicate, the subject all before it ("Are
+        # birds and mammals mainly exothermic or endothermic?" -> "Birds and mammals are mainly endothermic"; "Are the
+        # joints ... contained in your backbone fully movable, ...?"; not "found in warm or cold water")
+        n_subj = alt[0]
+        while n_subj > 1 and after[n_subj - 1].tag_ in ("RB", "RBR"):
+            n_subj -= 1  # the adverb stays after the verb
+        verb_i = None
+    elif verb_i is None and aux.lower_ in BE_FORMS:
         # Copular "Is a tomato a fruit": the subject is the first noun phrase.
         s = 2 if after and after[0].tag_ in ("DT", "PRP$", "CD") else 1
         n_subj = max(1, _noun_run_end(doc, s))
@@ -2783,8 +2807,6 @@ def _yes_no(doc: Any, answer: str) -> str:
     rest_toks = after[n_subj:]
     verb_i = 0 if rest_toks and verb_i is not None else None
     is_do = aux.lower_ in ("do", "does", "did")
-    low = answer.lower()
-    polar = low in ("yes", "true", "no", "false")
     negate = low in ("no", "false")
     words = [t.text_with_ws for t in rest_toks]
     if is_do and verb_i is not None and not negate:
@@ -2793,10 +2815,101 @@ def _yes_no(doc: Any, answer: str) -> str:
         aux_text = ""
     else:
         aux_text = aux.lower_ + (" not" if negate else "")
-    rest = "".join(words).strip()
-    if not polar:
-        rest = _choose_alternative(rest, answer)
+    if alt is not None and alt[0] >= n_subj:  # the alternatives the parse coordinates, in the predicate
+        start, end = alt[0] - n_subj, alt[1] - n_subj
+        filler = alt[2]
+        if is_do and verb_i is not None and start <= verb_i < end and not negate:
+            # "Does air temperature increase or decrease ...?" + "decrease" -> "Air temperature decreases ..."
+            filler = _inflected_answer(filler, {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP"))
+        words[start:end] = [f"{filler}{rest_toks[end - 1].whitespace_}"] + [""] * (end - start - 1)
+        rest = "".join(words).strip()
+    else:
+        rest = "".join(words).strip()
+        if not polar:
+            rest = _choose_alternative(rest, answer)
+            if is_do and verb_i == 0 and not negate and rest.startswith(answer):  # the verb was an alternative
+                rest = (
+                    _inflected_answer(answer, {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP"))
+                    + rest[len(answer) :]
+                )
     return f"{subj} {aux_text} {rest}".replace("  ", " ").strip()
+
+
+# dependents before a predicate that are not part of it as an alternative ("[vesicles] larger or smaller")
+_NOT_IN_CONJUNCT = frozenset({"nsubj", "nsubj:pass", "csubj", "obl:unmarked", "cop", "aux", "aux:pass", "expl"})
+
+
+def _word_class(t: Any) -> str:
+    """Nominal, adjectival or verbal: conjuncts of one class are alternatives ("warm or cold", "apes or hippos")."""
+    if t.pos_ in ("NOUN", "PROPN", "PRON", "NUM"):
+        return "N"
+    if t.pos_ in ("ADJ", "ADV") or t.tag_.startswith(("JJ", "RB")) or t.dep_ == "amod":  # "living or dead"
+        return "A"
+    return "V" if t.pos_ in ("VERB", "AUX") else t.pos_
+
+
+def _alternative(toks: list[Any], answer: str) -> tuple[int, int, str, bool] | None:
+    """The coordination with "or" that a yes/no question's answer chooses from, by the parse: the span of ``toks``
+    it covers (start, end), what replaces it, and whether the alternatives are adjectives or adverbs. "warm or cold
+    water" + "warm" -> "warm" (the shared noun stays), "more or less strongly" + "less strongly" -> the span and the
+    shared word, "in punctuated equilibrium or gradualism" + "gradualism" (the preposition stays), "X, Y, or both" +
+    "both" -> "both X and Y". None when the answer is none of them (a distractor such as "neither") or the parse
+    coordinates nothing sensible."""
+    target = _norm_words(answer)
+    if not target:
+        return None
+    pos = {t.i: k for k, t in enumerate(toks)}
+    for t in reversed(toks):
+        right = t.head
+        if t.lower_ != "or" or t.dep_ != "cc" or right.dep_ != "conj" or right.i < t.i or right.head.i > t.i:
+            continue
+        first = right.head
+        conjuncts = [first, *sorted((c for c in first.children if c.dep_ == "conj"), key=lambda c: c.i)]
+        if len({_word_class(c) for c in conjuncts}) > 1:
+            return None  # "gain electrons or lose electrons" parsed as "gain ... or electrons": a misparse
+        last = conjuncts[-1]
+        if last.i + 1 < len(last.doc) and last.doc[last.i + 1].dep_ == "compound" and last.tag_.startswith("JJ"):
+            return None  # "ocean or fresh water habitats": is the alternative "fresh" or "fresh water"?
+        spans = []
+        for k, c in enumerate(conjuncts):
+            skip = {x.i for d in c.children if d.dep_ == "conj" for x in d.subtree}
+            idx = sorted(x.i for x in c.subtree if x.i not in skip and x.dep_ not in ("cc", "punct"))
+            while idx and c.doc[idx[0]].dep_ == "case" and idx[0] != c.i:
+                idx = idx[1:]  # "in punctuated equilibrium": the preposition is shared
+            # an adverb before the first only is shared too ("mainly exothermic or endothermic"; not "fully movable,
+            # partially movable")
+            while k == 0 and idx and c.doc[idx[0]].dep_ == "advmod" and idx[0] != c.i:
+                if any(x.dep_ == "advmod" and x.i < d.i for d in conjuncts[1:] for x in d.children):
+                    break
+                idx = idx[1:]
+            if k == 0:  # the first conjunct ends before the first "," or "or", and its subject is not in it
+                subject = {x.i for d in c.children if d.i < c.i and d.dep_ in _NOT_IN_CONJUNCT for x in d.subtree}
+                idx = [i for i in idx if i < t.i and i < conjuncts[1].i and i not in subject]
+            elif k == len(conjuncts) - 1:  # what follows the last one is shared ("larger or smaller than vacuoles")
+                idx = [i for i in idx if i <= c.i]
+            if _word_class(c) == "N" and any(c.doc[i].tag_ in ("VB", "VBP", "VBZ", "VBD") for i in idx):
+                return None  # "gain electrons or lose electrons" parsed as "electrons or lose electrons"
+            if not idx or any(i not in pos for i in idx) or idx[-1] - idx[0] + 1 != len(idx) or len(idx) > 5:
+                break
+            spans.append((idx[0], idx[-1] + 1))
+        else:
+            start, end = pos[spans[0][0]], pos[spans[-1][1] - 1] + 1
+            texts = [" ".join(x.text for x in toks[pos[a] : pos[b - 1] + 1]) for a, b in spans]
+            norms = [_norm_words(x) for x in texts]
+            after = toks[end] if end < len(toks) else None  # an adjective before its noun is no predicate
+            adjectival = all(c.tag_.startswith(("JJ", "RB")) for c in conjuncts) and not (
+                after is not None and after.pos_ in ("NOUN", "PROPN")
+            )
+            if target == ["both"] and norms[-1] == ["both"] and len(texts) > 2:
+                return start, end, "both " + " and ".join(texts[:-1]), adjectival
+            for text, norm in zip(texts, norms, strict=True):
+                if norm == target or (len(norm) > len(target) and norm[: len(target)] == target):
+                    return start, end, text, adjectival  # "close" -> "close to each other"
+                shared = _norm_words(" ".join(x.text for x in toks[end : end + len(target) - len(norm)]))
+                if len(target) > len(norm) and target == norm + shared:  # "less" + the shared "strongly"
+                    return start, end + len(shared), " ".join(target[: len(norm)] + shared), adjectival
+        return None
+    return None
 
 
 _PREPS = frozenset(
@@ -2813,11 +2926,16 @@ def _choose_alternative(rest: str, answer: str) -> str:
     '... faster through air or through steel' + 'steel' -> '... faster through steel'."""
     words = rest.split()
     target = _norm_words(answer)
+    if target in (["both"], ["neither"]):
+        raise ConversionError("yes_no_without_polar_answer")  # "X, Y, or both": the parse did not tell X and Y
     ors = [k for k, w in enumerate(words) if w.lower() == "or"]
     for k in reversed(ors):
         before, after = words[:k], words[k + 1 :]
         for n_right in range(min(4, len(after)), 0, -1):
-            for n_left in range(min(4, len(before)), 0, -1):
+            # a left alternative as long as the right one first ("gain electrons or lose electrons"), then the
+            # shortest ("has a positive or negative effect")
+            lefts = range(1, min(4, len(before)) + 1)
+            for n_left in sorted(lefts, key=lambda n: (n != n_right, n)):
                 left, right = _norm_words(" ".join(before[-n_left:])), _norm_words(" ".join(after[:n_right]))
                 prep = left[0] if left and left[0] in _PREPS else ""
                 lcore = left[1:] if prep else left
@@ -2827,6 +2945,15 @@ def _choose_alternative(rest: str, answer: str) -> str:
                 options = [lcore, rcore, lcore + rcore[1:]]  # the last: a shared head noun
                 if target in options or (target and target[0] == prep and target[1:] in options):
                     filler = answer if not prep or target[0] == prep else f"{prep} {answer}"
+                    tail = rcore[len(lcore) :] if target == lcore else []
+                    if tail and tail[0] in STOPWORDS and tail[0] not in ("than", "as"):
+                        tail = []  # "herbivores or are they omnivores": a clause, not a shared word
+                    if tail and not (len(tail) == 1 or tail[0] in ("than", "as")):
+                        continue  # "above or below cooler air in" + "above": a shorter right alternative
+                    if tail:
+                        # what follows the right alternative is shared: "warm or cold water" + "warm" -> "warm
+                        # water", "larger or smaller than vacuoles" + "larger" -> "larger than vacuoles"
+                        filler = " ".join([filler, *after[n_right - len(tail) : n_right]])
                     return " ".join([*before[:-n_left], filler, *after[n_right:]])
     raise ConversionError("yes_no_without_polar_answer")
 
