@@ -1562,6 +1562,58 @@ ALTERNATIVES_39 = [
 ]
 
 
+AGREEMENT_39 = [
+    # verbs coordinated with the one the answer agrees with; a numbered kind is singular; "why" + a contracted
+    # negation; a plural noun the tagger read as a verb, a verb read as a noun before "because"
+    (
+        "What makes and stores pigments that give petals and fruit their orange and yellow colors?",
+        "chromoplasts",
+        "Chromoplasts make and store pigments that give petals and fruit their orange and yellow colors.",
+    ),
+    (
+        "What hits the eardrum and causes it to vibrate?",
+        "sound waves",
+        "Sound waves hit the eardrum and cause it to vibrate.",
+    ),
+    (
+        "In a food chain, what group of organisms breaks down animal remains and wastes to get energy?",
+        "decomposers",
+        "In a food chain, decomposers break down animal remains and wastes to get energy.",
+    ),
+    (
+        "Which type of diabetes involves the pancreas not secreting enough insulin?",
+        "type 3",
+        "Type 3 involves the pancreas not secreting enough insulin.",
+    ),
+    (
+        "Why wouldn't a teakettle have an aluminum handle?",
+        "it conducts heat",
+        "A teakettle would not have an aluminum handle because it conducts heat.",
+    ),
+    (
+        "Why doesn't the moon have an atmosphere?",
+        "its gravity is too weak",
+        "The moon does not have an atmosphere because its gravity is too weak.",
+    ),
+    ("Why won't the car start?", "the battery is dead", "The car will not start because the battery is dead."),
+    (
+        "What objects are made from highly reflective metal?",
+        "mirrors",
+        "Mirrors are made from highly reflective metal.",
+    ),
+    (
+        "What form because water erodes the outside of curves?",
+        "meanders",
+        "Meanders form because water erodes the outside of curves.",
+    ),
+    (
+        "Red litmus paper turns what color when placed in a basic solution?",
+        "blue",
+        "Red litmus paper turns blue when placed in a basic solution.",
+    ),
+]
+
+
 def test_article_affinity_of_rare_nouns(conv) -> None:  # type: ignore[no-untyped-def]
     kinds = {w: conv._countability(w) for w in ("sphygmomanometer", "solenoid", "thermosphere", "atmosphere", "moist")}
     assert kinds == {
@@ -1616,6 +1668,7 @@ FAMILIES = {
     "reading_38": READING_38,
     "articles_39": ARTICLES_39,
     "alternatives_39": ALTERNATIVES_39,
+    "agreement_39": AGREEMENT_39,
 }
 
 

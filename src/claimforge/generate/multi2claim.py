@@ -217,8 +217,9 @@ class Multi2Claim(Pipeline):
                 # (MedMCQA stems: exam tags, "All the following N", verbs read as nouns, predicate answers, openers);
                 # 41: rules-v34 ("WHO", "any" after a removed "not", "used for" + "to ..."); 42: rules-v35 (articles:
                 # "A sphygmomanometer is used", "The thermosphere is above", "called a groin"); 43: rules-v36
-                # (alternative questions: "Darwin believed in gradualism"; "Mathematics is")
-                version="43",
+                # (alternative questions: "Darwin believed in gradualism"; "Mathematics is"); 44: rules-v37
+                # (coordinated verbs agree, "Why doesn't X ...", "What objects are made ...")
+                version="44",
             ),
             Stage(
                 "embed explanations",

@@ -158,6 +158,12 @@ def _said_twice(q: str) -> str:
     return m.expand(r"\1 \3")
 
 
+# "can't", "won't", "shan't" after a question word written out (the tokenizer leaves "ca", "wo" that no rule reads
+# as the inverted modal: "Why can't fungi make ...")
+_CONTRACTED = {"ca": "cannot", "wo": "will not", "sha": "shall not"}
+_CONTRACTED_MODAL = re.compile(r"(\b(?:why|what|how|when|where|who)\s+)(ca|wo|sha)n't\b", re.I)
+
+
 def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
     q = _EXAM_TAG.sub("", " ".join(question.split()))
@@ -177,6 +183,7 @@ def prepare_question(question: str) -> Prepared:
     q = q.replace("\u2019", "'")  # "What’s", "body’s": the typographic apostrophe as the rules expect it
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
+    q = _CONTRACTED_MODAL.sub(lambda m: m.group(1) + _match_case(_CONTRACTED[m.group(2).lower()], m.group(2)), q)
     # "What is the process called in which X?" -> "What is the process in which X called?", whose blank the "is
     # called" rule fills ("The process in which X is called absorption", not "The process called in which X is ...")
     q = _CALLED_BEFORE_CLAUSE.sub(r"\1 \2 \3 called", q)
@@ -359,8 +366,11 @@ class RuleQA2D:
         # puts before them ("A sphygmomanometer", "the thermosphere"), a claim opens with one for a clearly countable
         # noun, "-tion"/"-ity" heads with common plurals ("a combustion reaction"), "a" after a subject with "a";
         # v36: yes/no questions with "or" choose from the parse's coordination (_alternative: "Climate change has a
-        # negative effect", "Birds and mammals are mainly endothermic"), "mathematics"/"measles" are singular
-        self.model_id = f"rules-v36+{self._nlp.model_id}{parts}"
+        # negative effect", "Birds and mammals are mainly endothermic"), "mathematics"/"measles" are singular;
+        # v37: verbs coordinated with the agreeing one ("make and store"), "type 3" singular, "Why doesn't/can't/
+        # won't X ...", a generic plural noun read as a verb ("What objects are made"), a verb read as a noun before
+        # "because" ("What form because ...")
+        self.model_id = f"rules-v37+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1176,6 +1186,12 @@ def _noun_run_end(doc: Any, i: int) -> int:
     return end
 
 
+# nouns a question asks with that the answer replaces, not modifies ("What objects are made ..." + "mirrors")
+_GENERIC_NOUNS = frozenset(
+    "object structure instrument organ thing part substance material bone muscle organism animal device tool".split()  # noqa: SIM905
+)
+
+
 def _phrase(doc: Any, t: Any) -> WhPhrase:
     w = t.lower_
     start = t.i
@@ -1221,13 +1237,41 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
             end = t.i + 3
         run = _noun_run_end(doc, end + 1)
         return WhPhrase(start, max(end, run), t, "nominal", prep, partitive=True)
+    from lemminflect import getAllLemmas
+
+    after_nxt = doc[nxt.i + 1] if nxt is not None and nxt.i + 1 < len(doc) else None
+    # a plural noun the tagger read as a verb before the clause's own verb ("What objects are made ..."), and a verb
+    # read as a noun before a subordinate clause ("What form because water erodes ...")
+    noun_read_as_verb = (
+        nxt is not None
+        and after_nxt is not None
+        and _plural_form(nxt.lower_)
+        and nxt.lower_[:-1] in _GENERIC_NOUNS  # not "What waves are" + "radio": the noun the answer modifies
+        and after_nxt.pos_ == "AUX"
+    )
+    verb_read_as_noun = (
+        t.i == 0  # the subject ("What form because ..."; not "turns what color when ...")
+        and nxt is not None
+        and after_nxt is not None
+        and after_nxt.lower_ in ("because", "when", "if", "unless", "whenever")
+        and "VERB" in getAllLemmas(nxt.lower_)
+    )
     if (
         nxt is not None
         and w in ("what", "which", "whose")
-        and (nxt.tag_ in NP_TAGS - {"PRP", "DT", "EX", "PRP$"} or nxt.pos_ in ("NOUN", "ADJ", "PROPN"))
-        and not (_verb_like(nxt, ("VBZ", "VBD")) and doc[nxt.i + 1 : nxt.i + 2].text.lower() != "of")
+        and (
+            nxt.tag_ in NP_TAGS - {"PRP", "DT", "EX", "PRP$"}
+            or nxt.pos_ in ("NOUN", "ADJ", "PROPN")
+            or noun_read_as_verb
+        )
+        and not (
+            _verb_like(nxt, ("VBZ", "VBD"))
+            and doc[nxt.i + 1 : nxt.i + 2].text.lower() != "of"
+            and not noun_read_as_verb
+        )
+        and not verb_read_as_noun
     ):
-        end = _noun_run_end(doc, t.i + 1)
+        end = max(_noun_run_end(doc, t.i + 1), nxt.i if noun_read_as_verb else -1)
         finite_after = any(x.tag_ in FINITE_TAGS or x.pos_ == "AUX" for x in doc[end + 1 :])
         if not finite_after:
             # The run swallowed the verb ("what type of rock forms when ..."): cut before a verb-like word.
@@ -1401,6 +1445,8 @@ def _answer_plural(adoc: Any) -> bool | None:
     if not nouns:
         return None
     head = nouns[-1]
+    if head.pos_ == "NUM" and len(nouns) > 1 and nouns[-2].i == head.i - 1 and nouns[-2].pos_ == "NOUN":
+        head = nouns[-2]  # a numbered kind: "type 3", "stage 2"
     for t in toks:  # the noun before a prepositional phrase: "Blue cells in Nile Blue Test", "the rate of reactions"
         before = [n for n in nouns if n.i < t.i]
         if (t.lower_ == "of" or (t.pos_ == "ADP" and t.dep_ == "case")) and before:
@@ -1636,11 +1682,38 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
                 and _countable_singular(doc[ph.end])
             ):
                 filler = f"the {filler}"  # "What bodily system is ..." + "immune" -> "The immune system is ..."
-        rest = doc[nxt + 1 :].text if nxt + 1 < len(doc) else ""
+        rest = _coordinated_agreement(doc, aux, plural) if nxt + 1 < len(doc) else ""
         body = f"{filler} {between} {verb_text} {rest}".strip()
         body = _fix_predicate_number(body, plural)
         return prefix + _sentence_start(prefix, body)
     return prefix + _sentence_start(prefix, _invert(doc, ph, nxt, filler, answer, adoc, flags))
+
+
+_VERB_FOLLOWERS = frozenset(
+    {"DT", "PRP", "PRP$", "CD", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "IN", "RP", "RB"}
+)
+
+
+def _coordinated_agreement(doc: Any, verb: Any, plural: bool | None) -> str:
+    """The text after the verb whose number the answer changed, with the verbs coordinated with it changed too
+    ("Chromoplasts make and store pigments", "Sound waves hit the eardrum and cause it to vibrate"; also "stores"
+    the tagger read as a plural noun)."""
+    from lemminflect import getAllLemmas
+
+    words = [t.text_with_ws for t in doc[verb.i + 1 :]]
+    if plural is None or verb.tag_ not in ("VBZ", "VBP") or verb.lower_ in AUX_WORDS:
+        return "".join(words).strip()
+    for t in doc[verb.i + 1 :]:
+        # ("makes and stores": right after "and" after the verb; not "remains and wastes", "..., and shoes slip")
+        read_as_noun = t.tag_ == "NNS" and "VERB" in getAllLemmas(t.lower_) and t.i == verb.i + 2
+        read_as_noun = read_as_noun and doc[t.i - 1].lower_ == "and"
+        # a verb goes on to its object or complement (not "remains and wastes to get", "bears leaves and", "shoes
+        # slip": plural nouns tagged as verbs)
+        nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+        goes_on = nxt is not None and nxt.tag_ in _VERB_FOLLOWERS
+        if t.dep_ == "conj" and t.head.i == verb.i and (t.tag_ == verb.tag_ or read_as_noun) and goes_on:
+            words[t.i - verb.i - 1] = _inflect(t, "VBP" if plural else "VBZ") + t.whitespace_
+    return "".join(words).strip()
 
 
 _ACTION_WORDS = re.compile(
@@ -2198,6 +2271,17 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         clause = "".join(t.text_with_ws for t in rest_all[called + 1 :]).strip()
         return f"{named} {aux.lower_} called {filler} {clause}"
     verb_i = _main_verb(rest_all, aux, adverbial=ph.prep is not None or ph.kind != "nominal")
+    # ("cannot", and "will not", "shall not" written out by prepare_question)
+    contracted = rest_all[0].lower_ == "n't" or (
+        rest_all[0].lower_ == "not" and (not aux.whitespace_ or aux.lower_ in ("will", "shall"))
+    )
+    if len(rest_all) > 2 and contracted and aux.tag_ in ("VBZ", "VBP", "VBD", "MD"):
+        # "Why doesn't the moon have ...": the negation goes before the verb, after the subject ("The moon does not
+        # have ..."), where the rules below read it
+        k = _main_verb(rest_all[1:], aux, adverbial=ph.prep is not None or ph.kind != "nominal")
+        if k:
+            rest_all = [*rest_all[1 : k + 1], rest_all[0], *rest_all[k + 1 :]]
+            verb_i = k + 1
     is_do = aux.lower_ in ("do", "does", "did")
     if is_do and verb_i is not None:
         # the verb inflected twice in the source ("does gas exchange ... takes place"): the inflected root is the verb
