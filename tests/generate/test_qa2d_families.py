@@ -1461,10 +1461,22 @@ ARTICLES_39 = [
     # too rare for the plural test ("sphygmomanometer", "thermosphere"), mass-like endings with common plurals ("a
     # combustion reaction") and a subject with "a" ("a groin"); no article before a field, a gerund or an
     # adjective answer's noun the question asked for
+    # a process noun opens the claim bare (the session-39 paired reading preferred "Delayed reaction is a feature
+    # of anaphylaxis" to "The delayed reaction ...")
     (
         "What occurs when a substance reacts quickly with oxygen?",
         "combustion reaction",
-        "A combustion reaction occurs when a substance reacts quickly with oxygen.",
+        "Combustion reaction occurs when a substance reacts quickly with oxygen.",
+    ),
+    (
+        "Which of the following is not a feature of anaphylaxis?",
+        "Delayed reaction",
+        "Delayed reaction is a feature of anaphylaxis.",
+    ),
+    (
+        "What type of organism has many different specialized cells that work together to carry out life processes?",
+        "multicellular organism",
+        "A multicellular organism has many different specialized cells that work together to carry out life processes.",
     ),
     ("What layer is above the mesosphere?", "thermosphere", "The thermosphere is above the mesosphere."),
     (

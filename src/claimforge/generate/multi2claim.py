@@ -218,8 +218,9 @@ class Multi2Claim(Pipeline):
                 # 41: rules-v34 ("WHO", "any" after a removed "not", "used for" + "to ..."); 42: rules-v35 (articles:
                 # "A sphygmomanometer is used", "The thermosphere is above", "called a groin"); 43: rules-v36
                 # (alternative questions: "Darwin believed in gradualism"; "Mathematics is"); 44: rules-v37
-                # (coordinated verbs agree, "Why doesn't X ...", "What objects are made ...")
-                version="44",
+                # (coordinated verbs agree, "Why doesn't X ...", "What objects are made ..."); 45: rules-v38 (articles
+                # after the paired reading: "Delayed reaction is a feature of anaphylaxis")
+                version="45",
             ),
             Stage(
                 "embed explanations",

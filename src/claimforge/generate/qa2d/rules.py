@@ -369,8 +369,10 @@ class RuleQA2D:
         # negative effect", "Birds and mammals are mainly endothermic"), "mathematics"/"measles" are singular;
         # v37: verbs coordinated with the agreeing one ("make and store"), "type 3" singular, "Why doesn't/can't/
         # won't X ...", a generic plural noun read as a verb ("What objects are made"), a verb read as a noun before
-        # "because" ("What form because ...")
-        self.model_id = f"rules-v37+{self._nlp.model_id}{parts}"
+        # "because" ("What form because ..."); v38: from the session-39 paired reading: a process noun ("-tion",
+        # "-sion") opens the claim bare ("Delayed reaction is a feature of"), "a" after an indefinite subject only in
+        # the answer's sentence (not a vignette's "A 46 years old male ..."), none before "minor"/"major"
+        self.model_id = f"rules-v38+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -596,42 +598,51 @@ class RuleQA2D:
                 opening = (
                     not slot.strip() and i not in kept and not _before_noun(text, clean, qdoc) and head != "science"
                 )
-                # a mass-like head takes one only as the head of a longer answer with common plurals ("a chemical
-                # reaction", "a spontaneous mutation"; not "called the contraction", "by a barking", "is called an
-                # electronegativity", whose article the LM's text shows only before other nouns)
+                # a mass-like head takes one only inside the claim, as the head of a longer answer with common
+                # plurals ("through a chemical reaction", "A multicellular organism has"; not "called the
+                # contraction", "by a barking", "is called an electronegativity"); a process never opens the claim
+                # with one ("Delayed reaction is a feature of anaphylaxis", not "The delayed reaction": session-39
+                # paired reading)
                 counted = (
                     ratio is not None
                     and ratio >= STRONG_COUNT_PLURALS
                     and " " in clean.split(" of ")[0]  # "a chemical reaction", not "protrusion of mandible"
                     and not any(w.endswith("ing") for w in clean.split())  # "controlling emotion", "a barking"
                 )
-                if kind == "mass" or (kind not in ("count", "unique") and not tagged) or (mass_like and not counted):
+                if (
+                    kind == "mass"
+                    or (kind not in ("count", "unique") and not tagged)
+                    or (mass_like and not counted)
+                    or ((head or "").endswith(("tion", "sion")) and not slot.strip())  # a process opening the claim
+                    or head in ("minor", "major")  # "thalassemia minor"
+                ):
                     arts = []  # "is an insulin", "is the glucose", "called a pressure", "The marble": no article
                 else:
                     # where a bare singular count noun is not English: after "is called", "an example of", "is",
                     # "into" ...; opening the claim when one of a kind ("The thermosphere is above"), rare and
                     # countable ("A sphygmomanometer is used"), or a modified noun with common plurals ("A
-                    # combustion reaction occurs"; not "Science is a way of", "Effort is defined as")
-                    clearly = kind == "unique" or (strong and (ratio is None or " " in clean))
-                    # (a mass-like head opening the claim only: "is watchful observation" is kept by default)
-                    # (nor a gerund with its object: "by inhibiting acetylcholinesterase")
-                    # (the parse of an answer alone reads "diverging lens" so too: only before a rare noun)
+                    # confined aquifer is"; not "Science is a way of", "Effort is defined as")
+                    layer = (head or "").endswith("osphere")
+                    clearly = layer or (kind == "count" and strong and (ratio is None or " " in clean))
+                    # (nor a gerund with its object: "by inhibiting acetylcholinesterase"; the parse of an answer
+                    # alone reads "diverging lens" so too: only before a rare noun)
                     gerund = (
                         len(phrase_doc) > 1
                         and phrase_doc[0].tag_ == "VBG"
                         and phrase_doc[0].dep_ == "ROOT"
                         and ratio is None
                     )
-                    needs = (bool(_PREDICATE_SLOT.search(slot)) and not mass_like and not gerund) or (
-                        opening and clearly
-                    )
-                    if kind == "unique":  # "the" only
-                        arts = arts[:1]
-                        defaults = [len(cands)] if needs else defaults
+                    predicate = bool(_PREDICATE_SLOT.search(slot)) and not mass_like and not gerund
+                    needs = predicate or (opening and clearly)
+                    if kind == "unique":  # "the" only; by default for Earth's layers ("the thermosphere"), else
+                        arts = arts[:1]  # when the LM clearly prefers it ("The sartorius is", "The glomerulus is")
+                        defaults = [len(cands)] if needs and layer else defaults
                     elif kind == "count" and needs:
-                        # "the" or "a" by default ("is called a diverging lens"), "a" after a subject with "a" ("A
-                        # wall of rocks or concrete is called a groin"); the bare wording only when clearly more fluent
-                        indefinite_subject = bool(slot.strip()) and re.match(r"an?\s", text, re.I) is not None
+                        # "the" or "a" by default ("is called a diverging lens"), "a" after a subject with "a" in
+                        # the same sentence ("A wall of rocks or concrete is called a groin"; not after a
+                        # vignette's "A 46 years old male ..."); the bare wording only when clearly more fluent
+                        sentence = re.split(r"(?<=[.!?])\s+", slot)[-1]
+                        indefinite_subject = bool(sentence.strip()) and re.match(r"an?\s", sentence, re.I) is not None
                         defaults = [len(cands) + 1] if indefinite_subject else [len(cands), len(cands) + 1]
                 cands += arts
             if len(cands) > 1:
