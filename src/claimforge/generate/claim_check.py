@@ -63,8 +63,9 @@ class ClaimCheck:
         # v3: words that lost their leading symbol ("The -diversity") and a verb with no subject are rejected; v4:
         # a claim may not end in a preposition, subordinator or determiner ("associated with a decrease in.")
         # v6: references to the sentence before ("Another possibility is", "Besides this", "similar results") are
-        # not self-contained
-        self.model_id = f"wellformed-v6+{self._nlp.model_id}{lm_id}"
+        # not self-contained; v7: an acronym at the end is no dangling word ("in severe AS"), a singular the tagger
+        # calls plural is no agreement error ("Pulp proper resembles")
+        self.model_id = f"wellformed-v7+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:
         if not texts:

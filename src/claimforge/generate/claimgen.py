@@ -643,7 +643,7 @@ class ClaimGen(Pipeline):
                 # (", 65, all the ..."), the claim check wellformed-v6 (references to the sentence before);
                 # 28: rules-v26; 29: rules-v27; 30: rules-v28; 31: rules-v29; 32: rules-v30; 33: rules-v31;
                 # 34: rules-v32; 35: rules-v33; 36: rules-v34; 37: rules-v35;
-                # 38: rules-v36; 39: rules-v37; 40: rules-v38
+                # 38: rules-v36; 39: rules-v37; 40: rules-v38, the claim check wellformed-v7
             ),
             Stage(
                 "choose evidence",

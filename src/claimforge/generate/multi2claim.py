@@ -219,7 +219,8 @@ class Multi2Claim(Pipeline):
                 # "A sphygmomanometer is used", "The thermosphere is above", "called a groin"); 43: rules-v36
                 # (alternative questions: "Darwin believed in gradualism"; "Mathematics is"); 44: rules-v37
                 # (coordinated verbs agree, "Why doesn't X ...", "What objects are made ..."); 45: rules-v38 (articles
-                # after the paired reading: "Delayed reaction is a feature of anaphylaxis")
+                # after the paired reading: "Delayed reaction is a feature of anaphylaxis"), the claim check
+                # wellformed-v7 ("Late ejection systolic click is seen in severe AS" passes)
                 version="45",
             ),
             Stage(

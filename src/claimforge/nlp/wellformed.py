@@ -42,7 +42,8 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     if not _has_main_finite(doc):
         reasons.append("no_finite_verb")
     toks = [t for t in doc if not t.is_punct]
-    if toks and toks[-1].lower_ in _DANGLING:
+    acronym = bool(toks) and len(toks[-1].text) > 1 and toks[-1].text.isupper()  # "in severe AS" (aortic stenosis)
+    if toks and toks[-1].lower_ in _DANGLING and not acronym:
         reasons.append(reason("dangling_end", repr(toks[-1].text)))
     for a, b in zip(toks, toks[1:], strict=False):
         if a.lower_ == b.lower_ and a.is_alpha and a.whitespace_ and a.lower_ not in ("that", "had"):
@@ -476,6 +477,7 @@ def agreement_errors(doc: Any) -> list[str]:
         )
         plural = (
             subj.tag_ in ("NNS", "NNPS")
+            and _plural_noun(subj.lower_)  # not "Pulp proper resembles" ("pulp" tagged NNS)
             and first_noun is not None
             and subj.i == first_noun.i  # a misparse picks a later noun as the subject
             and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies"))
@@ -486,6 +488,15 @@ def agreement_errors(doc: Any) -> list[str]:
         if (plural or coordinated) and not clausal:
             return [reason("agreement", repr(f"{subj.text} … {finite[0].text}"))]
     return []
+
+
+def _plural_noun(word: str) -> bool:
+    """A plural noun form by lemminflect ("results", "bacteria", "teeth"), or a word it does not know as a noun
+    (the tag decides); not a singular the tagger called plural ("pulp")."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word, upos="NOUN").get("NOUN", ())
+    return not lemmas or any(lemma != word for lemma in lemmas)
 
 
 def wellformed_reasons(text: str, doc: Any) -> list[str]:
