@@ -1626,6 +1626,44 @@ AGREEMENT_39 = [
 ]
 
 
+WHAT_HAPPENS_IF_39 = [
+    # "What happens when/if CLAUSE?": a clause answer after the condition, a verb phrase on the condition's subject,
+    # a noun phrase as what happens (SciQ; all rejected or broken before rules-v39)
+    (
+        "What will happen if the gas particles inside an inflated balloon suddenly stop moving?",
+        "balloon deflates",
+        "If the gas particles inside an inflated balloon suddenly stop moving, the balloon deflates.",
+    ),
+    ("What happens if a catalyst runs out?", "reaction slows", "If a catalyst runs out, the reaction slows."),
+    (
+        "What happens when a sodium atom loses an electron?",
+        "becomes sodium ion",
+        "When a sodium atom loses an electron, it becomes sodium ion.",
+    ),
+    (
+        "What happens when more glucose is present than the proteins can handle, in the body?",
+        "excreted as urine",
+        "When more glucose is present than the proteins can handle, in the body, it is excreted as urine.",
+    ),
+    (
+        "What happens when heated water is released into a body of water?",
+        "thermal pollution",
+        "Thermal pollution happens when heated water is released into a body of water.",
+    ),
+    (
+        "What happens when development of nervous system is disturbed?",
+        "neurodevelopmental disorders",
+        "Neurodevelopmental disorders happen when development of nervous system is disturbed.",
+    ),
+    (
+        "What happens when antibodies are transferred to a person who has never been exposed to the pathogen?",
+        "acquired immunity",
+        "Acquired immunity happens when antibodies are transferred to a person who has never been exposed to the "
+        "pathogen.",
+    ),
+]
+
+
 def test_article_affinity_of_rare_nouns(conv) -> None:  # type: ignore[no-untyped-def]
     kinds = {w: conv._countability(w) for w in ("sphygmomanometer", "solenoid", "thermosphere", "atmosphere", "moist")}
     assert kinds == {
@@ -1681,6 +1719,7 @@ FAMILIES = {
     "articles_39": ARTICLES_39,
     "alternatives_39": ALTERNATIVES_39,
     "agreement_39": AGREEMENT_39,
+    "what_happens_if_39": WHAT_HAPPENS_IF_39,
 }
 
 

@@ -220,8 +220,9 @@ class Multi2Claim(Pipeline):
                 # (alternative questions: "Darwin believed in gradualism"; "Mathematics is"); 44: rules-v37
                 # (coordinated verbs agree, "Why doesn't X ...", "What objects are made ..."); 45: rules-v38 (articles
                 # after the paired reading: "Delayed reaction is a feature of anaphylaxis"), the claim check
-                # wellformed-v7 ("Late ejection systolic click is seen in severe AS" passes)
-                version="45",
+                # wellformed-v7 ("Late ejection systolic click is seen in severe AS" passes); 46: rules-v39 ("What
+                # happens when/if ...?": "If a catalyst runs out, the reaction slows")
+                version="46",
             ),
             Stage(
                 "embed explanations",

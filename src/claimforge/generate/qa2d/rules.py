@@ -371,8 +371,9 @@ class RuleQA2D:
         # won't X ...", a generic plural noun read as a verb ("What objects are made"), a verb read as a noun before
         # "because" ("What form because ..."); v38: from the session-39 paired reading: a process noun ("-tion",
         # "-sion") opens the claim bare ("Delayed reaction is a feature of"), "a" after an indefinite subject only in
-        # the answer's sentence (not a vignette's "A 46 years old male ..."), none before "minor"/"major"
-        self.model_id = f"rules-v38+{self._nlp.model_id}{parts}"
+        # the answer's sentence (not a vignette's "A 46 years old male ..."), none before "minor"/"major"; v39:
+        # "What happens when/if CLAUSE?" (_what_happens_if: "If a catalyst runs out, the reaction slows")
+        self.model_id = f"rules-v39+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1634,6 +1635,15 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
                 break
     if ph.prep is not None or ph.kind in ("adverb", "how_adj"):
         inverted = inverted or aux.lower_ in AUX_WORDS
+    happen = nxt if aux.lemma_.lower() == "happen" else None
+    if aux.tag_ == "MD" and nxt + 1 < len(doc) and doc[nxt + 1].lemma_.lower() == "happen":
+        happen = nxt + 1  # "What will happen if ..."
+    if ph.kind == "nominal" and ph.start == 0 and happen is not None and happen + 1 < len(doc):
+        condition = doc[happen + 1 :]
+        if condition[0].lower_ in _CONDITIONS and condition[0].i + 1 < len(doc):
+            done = _what_happens_if(doc[nxt : happen + 1].text, condition, answer, adoc)
+            if done is not None:
+                return prefix + done
     if ph.kind == "nominal" and aux.lemma_.lower() == "happen":
         clause = any(t.tag_ in ("VBZ", "VBP", "VBD") for t in adoc)
         to = nxt + 1 < len(doc) and doc[nxt + 1].lower_ == "to"  # "What happens to X", not "What happens when"
@@ -2048,6 +2058,51 @@ def _np_plural(span: Any) -> bool:
         if noun is not None:
             root = noun
     return root.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" and c.i < span.end for c in root.children)
+
+
+_CONDITIONS = frozenset({"when", "if", "after", "whenever", "once"})
+
+
+def _what_happens_if(happens: str, condition: Any, answer: str, adoc: Any) -> str | None:
+    """'What happens if a catalyst runs out?' + 'reaction slows' -> 'If a catalyst runs out, the reaction slows'; a
+    verb phrase gets the condition's subject as a pronoun ('What happens when a sodium atom loses an electron?' +
+    'becomes sodium ion' -> 'When a sodium atom loses an electron, it becomes sodium ion'; + 'excreted as urine' ->
+    '..., it is excreted as urine'); a noun phrase is what happens ('Thermal pollution happens when heated water is
+    released into a body of water'). None when the condition has no subject to refer to."""
+    from claimforge.nlp.normalize import finite_verb_form, noun_reading
+
+    if len([t for t in condition if not t.is_punct]) < 3:
+        return None
+    cond = condition.text.strip().rstrip("?").strip()
+    toks = [t for t in adoc if not t.is_punct]
+    if not toks:
+        return None
+    clause = len(toks) > 1 and (
+        any(t.tag_ in ("VBZ", "VBP", "VBD", "MD") for t in toks[1:])
+        or (finite_verb_form(toks[1].text) and not noun_reading(toks[1].text))  # "deflates"; not "disorders"
+    )
+    state = toks[0].tag_ == "VBN" and (
+        len(toks) == 1 or toks[1].pos_ not in ("NOUN", "PROPN")
+    )  # not "acquired immunity"
+    if _verb_first(adoc) or state:
+        subj = [t for t in condition if t.dep_ in ("nsubj", "nsubj:pass")]
+        if not subj:
+            return None
+        plural = _np_plural(condition.doc[subj[0].left_edge.i : subj[0].i + 1])
+        if state:  # "excreted as urine"
+            predicate = f"{'are' if plural else 'is'} {answer}"
+        else:
+            predicate = _answer_predicate(answer, adoc, plural) or _inflected_answer(answer, "VBP" if plural else "VBZ")
+        return f"{cond[0].upper() + cond[1:]}, {'they' if plural else 'it'} {predicate}"
+    if clause and toks[0].pos_ in ("NOUN", "PROPN", "PRON", "DET"):  # (not "fast heart beat")
+        # a clause: its bare singular subject gets "the" ("balloon deflates" -> "the balloon deflates")
+        bare = toks[0].tag_ == "NN" and toks[0].pos_ == "NOUN" and not toks[0].text[:1].isupper()
+        body = f"the {answer}" if bare else (answer if _keeps_capital(toks[0]) else answer[0].lower() + answer[1:])
+        return f"{cond[0].upper() + cond[1:]}, {body}"
+    if toks[-1].pos_ in ("NOUN", "PROPN"):  # a noun phrase: "Thermal pollution happens when ..."
+        verb = "happen" if happens.lower() == "happens" and _answer_plural(adoc) else happens
+        return f"{answer} {verb.lower()} {cond}"
+    return None
 
 
 def _what_happens(doc: Any, verb_i: int, answer: str, adoc: Any, clause: bool = False) -> str:
