@@ -122,6 +122,7 @@ FLUENCY = [
     ("Anti-CD3 and -CD28 antibodies activated the T cells.", None),  # a shared prefix
     ("Thiol (-SH) groups were oxidised in the treated cells.", None),  # a chemical group
     ("Late ejection systolic click is seen in severe AS.", None),  # an acronym (aortic stenosis), not "as"
+    ("The lesion is seen in THE", "dangling_end"),  # a word in capitals, not an acronym
 ]
 
 
@@ -139,6 +140,7 @@ AGREEMENT = [
     ("Maximum chances of injury in a child patient occurs during 12-15 months.", "agreement"),
     ("Pulp proper resembles loose connective tissue.", None),  # "pulp" tagged NNS: lemminflect's lemma is the word
     ("Bacteria causes disease.", "agreement"),  # an irregular plural
+    ("People has many rights.", "agreement"),  # a plural that is its own lemma
 ]
 
 

@@ -1557,11 +1557,9 @@ ALTERNATIVES_39 = [
         "lose electrons",
         "Metals tend to lose electrons in chemical reactions.",
     ),
-    (
-        "Does warm air sit above or below cooler air in the troposphere?",
-        "above",
-        "Warm air sits above cooler air in the troposphere.",
-    ),
+    # review cases: a compound alternative is not a shared word, an exact alternative before a longer one
+    ("Is the pot made of iron or stainless steel?", "iron", "The pot is made of iron."),
+    ("Does the reaction produce carbon dioxide or carbon?", "carbon", "The reaction produces carbon."),
     ("Are giraffes herbivores or are they omnivores?", "herbivores", "Giraffes are herbivores."),
     ("Are the lungs organs of the excretory system, the respiratory system, or both?", "both", None),
     # a field in "-ics" is singular
@@ -1608,6 +1606,8 @@ AGREEMENT_39 = [
         "The moon does not have an atmosphere because its gravity is too weak.",
     ),
     ("Why won't the car start?", "the battery is dead", "The car will not start because the battery is dead."),
+    ("Why hasn't the volcano erupted?", "pressure is low", None),  # no verb found to put the negation before
+    ("Which organism grows and reproduces?", "bacteria", "Bacteria grow and reproduce."),
     (
         "What objects are made from highly reflective metal?",
         "mirrors",
@@ -1622,6 +1622,12 @@ AGREEMENT_39 = [
         "Red litmus paper turns what color when placed in a basic solution?",
         "blue",
         "Red litmus paper turns blue when placed in a basic solution.",
+    ),
+    # a name the tagger read as the verb after "did" (the session-39 reading: "Sir isaaced newton's famous law")
+    (
+        "What did sir isaac newton's famous law help people understand?",
+        "gravity",
+        "Sir Isaac newton's famous law helped people understand gravity.",
     ),
 ]
 
@@ -1645,6 +1651,8 @@ WHAT_HAPPENS_IF_39 = [
         "excreted as urine",
         "When more glucose is present than the proteins can handle, in the body, it is excreted as urine.",
     ),
+    ("What happens when they are heated?", "expand", "When they are heated, they expand."),
+    ("What happens when you touch a hot stove?", "get burned", "When you touch a hot stove, you get burned."),
     (
         "What happens when heated water is released into a body of water?",
         "thermal pollution",

@@ -221,8 +221,8 @@ class Multi2Claim(Pipeline):
                 # (coordinated verbs agree, "Why doesn't X ...", "What objects are made ..."); 45: rules-v38 (articles
                 # after the paired reading: "Delayed reaction is a feature of anaphylaxis"), the claim check
                 # wellformed-v7 ("Late ejection systolic click is seen in severe AS" passes); 46: rules-v39 ("What
-                # happens when/if ...?": "If a catalyst runs out, the reaction slows")
-                version="46",
+                # happens when/if ...?": "If a catalyst runs out, the reaction slows"); 47: rules-v40 (review fixes)
+                version="47",
             ),
             Stage(
                 "embed explanations",

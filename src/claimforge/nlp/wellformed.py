@@ -42,7 +42,10 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     if not _has_main_finite(doc):
         reasons.append("no_finite_verb")
     toks = [t for t in doc if not t.is_punct]
-    acronym = bool(toks) and len(toks[-1].text) > 1 and toks[-1].text.isupper()  # "in severe AS" (aortic stenosis)
+    # an acronym ("in severe AS": aortic stenosis), not a word of a text in capitals ("ALL ARE SEEN IN")
+    acronym = bool(toks) and len(toks[-1].text) > 1 and toks[-1].text.isupper() and any(c.islower() for c in text)
+    acronym = acronym and not (len(toks) > 1 and toks[-2].text.isupper() and toks[-2].is_alpha)
+    acronym = acronym and toks[-1].lower_ not in ("the", "and", "of", "to", "for", "by", "its", "with", "from")
     if toks and toks[-1].lower_ in _DANGLING and not acronym:
         reasons.append(reason("dangling_end", repr(toks[-1].text)))
     for a, b in zip(toks, toks[1:], strict=False):
@@ -496,7 +499,10 @@ def _plural_noun(word: str) -> bool:
     from lemminflect import getAllLemmas
 
     lemmas = getAllLemmas(word, upos="NOUN").get("NOUN", ())
-    return not lemmas or any(lemma != word for lemma in lemmas)
+    return not lemmas or word in _COLLECTIVE_PLURALS or any(lemma != word for lemma in lemmas)
+
+
+_COLLECTIVE_PLURALS = frozenset({"people", "cattle", "police", "livestock", "poultry", "vermin", "folk"})
 
 
 def wellformed_reasons(text: str, doc: Any) -> list[str]:

@@ -372,8 +372,12 @@ class RuleQA2D:
         # "because" ("What form because ..."); v38: from the session-39 paired reading: a process noun ("-tion",
         # "-sion") opens the claim bare ("Delayed reaction is a feature of"), "a" after an indefinite subject only in
         # the answer's sentence (not a vignette's "A 46 years old male ..."), none before "minor"/"major"; v39:
-        # "What happens when/if CLAUSE?" (_what_happens_if: "If a catalyst runs out, the reaction slows")
-        self.model_id = f"rules-v39+{self._nlp.model_id}{parts}"
+        # "What happens when/if CLAUSE?" (_what_happens_if: "If a catalyst runs out, the reaction slows"); v40: a
+        # name read as the verb after "did" ("Sir Isaac newton's famous law helped", was "Sir isaaced"), review
+        # fixes: an exact alternative before a longer one, no shared word after a compound alternative ("iron or
+        # stainless steel"), a pronoun subject kept ("When they are heated, they expand"), "Why hasn't X ..." with no
+        # verb rejected, "has/have" and a verb at the end agree in coordination ("Bacteria grow and reproduce")
+        self.model_id = f"rules-v40+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -590,14 +594,16 @@ class RuleQA2D:
                     and not _modifies_next_noun(text, kept.get(i, clean), qdoc)  # "the subsoil layer"
                 ):
                     kind = "mass"  # unsure by frequency, a substance by the KB: "keratin", "lava", "telomerase"
-                # "biochemistry", "anatomy", "respiration", "cortisone", "erosion": no article unless plurals are
-                # common ("a reaction", "a mutation", "an artery")
+                # "biochemistry", "anatomy", "respiration", "cortisone", "erosion": see "counted" below
                 mass_like = head is not None and head.endswith(_MASS_LIKE_SUFFIXES)
                 strong = kind == "count" and (ratio is None or ratio >= STRONG_COUNT_PLURALS)
                 # opening the claim, before the verb (not "Chain reaction is formed ...": it modifies a noun)
                 # nor a field of study ("Earth science includes ...")
                 opening = (
-                    not slot.strip() and i not in kept and not _before_noun(text, clean, qdoc) and head != "science"
+                    not slot.strip()
+                    and i not in kept
+                    and not _nouns_after(text, clean, qdoc, ("NOUN", "PROPN"))
+                    and head != "science"
                 )
                 # a mass-like head takes one only inside the claim, as the head of a longer answer with common
                 # plurals ("through a chemical reaction", "A multicellular organism has"; not "called the
@@ -624,7 +630,7 @@ class RuleQA2D:
                     # countable ("A sphygmomanometer is used"), or a modified noun with common plurals ("A
                     # confined aquifer is"; not "Science is a way of", "Effort is defined as")
                     layer = (head or "").endswith("osphere")
-                    clearly = layer or (kind == "count" and strong and (ratio is None or " " in clean))
+                    clearly = layer or (strong and (ratio is None or " " in clean))
                     # (nor a gerund with its object: "by inhibiting acetylcholinesterase"; the parse of an answer
                     # alone reads "diverging lens" so too: only before a rare noun)
                     gerund = (
@@ -1258,11 +1264,11 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         nxt is not None
         and after_nxt is not None
         and _plural_form(nxt.lower_)
-        and nxt.lower_[:-1] in _GENERIC_NOUNS  # not "What waves are" + "radio": the noun the answer modifies
+        and _noun_lemma(nxt.lower_) in _GENERIC_NOUNS  # not "What waves are" + "radio": the noun the answer modifies
         and after_nxt.pos_ == "AUX"
     )
     verb_read_as_noun = (
-        t.i == 0  # the subject ("What form because ..."; not "turns what color when ...")
+        t.i == _clause_start(doc, t)  # the subject ("What form because ..."; not "turns what color when ...")
         and nxt is not None
         and after_nxt is not None
         and after_nxt.lower_ in ("because", "when", "if", "unless", "whenever")
@@ -1640,7 +1646,7 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
         happen = nxt + 1  # "What will happen if ..."
     if ph.kind == "nominal" and ph.start == 0 and happen is not None and happen + 1 < len(doc):
         condition = doc[happen + 1 :]
-        if condition[0].lower_ in _CONDITIONS and condition[0].i + 1 < len(doc):
+        if condition[0].lower_ in _CONDITIONS:
             done = _what_happens_if(doc[nxt : happen + 1].text, condition, answer, adoc)
             if done is not None:
                 return prefix + done
@@ -1722,7 +1728,11 @@ def _coordinated_agreement(doc: Any, verb: Any, plural: bool | None) -> str:
     from lemminflect import getAllLemmas
 
     words = [t.text_with_ws for t in doc[verb.i + 1 :]]
-    if plural is None or verb.tag_ not in ("VBZ", "VBP") or verb.lower_ in AUX_WORDS:
+    if (
+        plural is None
+        or verb.tag_ not in ("VBZ", "VBP")
+        or (verb.lower_ in AUX_WORDS and verb.lower_ not in ("has", "have"))
+    ):
         return "".join(words).strip()
     for t in doc[verb.i + 1 :]:
         # ("makes and stores": right after "and" after the verb; not "remains and wastes", "..., and shoes slip")
@@ -1731,7 +1741,7 @@ def _coordinated_agreement(doc: Any, verb: Any, plural: bool | None) -> str:
         # a verb goes on to its object or complement (not "remains and wastes to get", "bears leaves and", "shoes
         # slip": plural nouns tagged as verbs)
         nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
-        goes_on = nxt is not None and nxt.tag_ in _VERB_FOLLOWERS
+        goes_on = nxt is None or nxt.is_punct or nxt.tag_ in _VERB_FOLLOWERS
         if t.dep_ == "conj" and t.head.i == verb.i and (t.tag_ == verb.tag_ or read_as_noun) and goes_on:
             words[t.i - verb.i - 1] = _inflect(t, "VBP" if plural else "VBZ") + t.whitespace_
     return "".join(words).strip()
@@ -1850,11 +1860,16 @@ _CLASSIFIERS_BEFORE_OF = "|".join(
 )
 
 
+def _nouns_after(text: str, answer: str, qdoc: Any, tags: tuple[str, ...] = ("NOUN",)) -> list[Any]:
+    """The question's tokens (of the parts of speech ``tags``) that are the word after the answer in the claim."""
+    m = _answer_pattern(answer).search(text)
+    nxt = re.match(r"\s+([a-z]+)", text[m.end() :]) if m else None
+    return [t for t in qdoc if t.lower_ == nxt.group(1) and t.pos_ in tags] if nxt is not None else []
+
+
 def _modifies_next_noun(text: str, answer: str, qdoc: Any) -> bool:
     """The answer is followed by the noun the question asked about, which it modifies ("in what layer" +
     "subsoil": "the subsoil layer"; not the verb of "What fills ..." + "keratin")."""
-    m = _answer_pattern(answer).search(text)
-    nxt = re.match(r"\s+([a-z]+)", text[m.end() :]) if m else None
 
     def asked(t: Any) -> bool:  # the head of "what (soil) layer"
         for k in range(t.i - 1, max(t.i - 4, -1), -1):
@@ -1864,15 +1879,7 @@ def _modifies_next_noun(text: str, answer: str, qdoc: Any) -> bool:
                 return False
         return False
 
-    return nxt is not None and any(t.lower_ == nxt.group(1) and t.pos_ == "NOUN" and asked(t) for t in qdoc)
-
-
-def _before_noun(text: str, answer: str, qdoc: Any) -> bool:
-    """The answer is followed by a noun of the question, which it modifies ("What muscles raise ..." +
-    "suprahyoid": "suprahyoid muscles"; "what kind of reaction" + "chain": "chain reaction")."""
-    m = _answer_pattern(answer).search(text)
-    nxt = re.match(r"\s+([a-z]+)", text[m.end() :]) if m else None
-    return nxt is not None and any(t.lower_ == nxt.group(1) and t.pos_ in ("NOUN", "PROPN") for t in qdoc)
+    return any(asked(t) for t in _nouns_after(text, answer, qdoc))
 
 
 def _noun_head(toks: list[Any]) -> bool:
@@ -2060,6 +2067,19 @@ def _np_plural(span: Any) -> bool:
     return root.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" and c.i < span.end for c in root.children)
 
 
+def _noun_lemma(word: str) -> str:
+    from lemminflect import getLemma
+
+    lemmas = getLemma(word, upos="NOUN")
+    return lemmas[0] if lemmas else word
+
+
+def _knows_verb(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return "VERB" in getAllLemmas(word)
+
+
 _CONDITIONS = frozenset({"when", "if", "after", "whenever", "once"})
 
 
@@ -2088,12 +2108,19 @@ def _what_happens_if(happens: str, condition: Any, answer: str, adoc: Any) -> st
         subj = [t for t in condition if t.dep_ in ("nsubj", "nsubj:pass")]
         if not subj:
             return None
-        plural = _np_plural(condition.doc[subj[0].left_edge.i : subj[0].i + 1])
+        if subj[0].tag_ == "PRP":  # "When they are heated, they expand"; "When you touch ..., you get burned"
+            pronoun = subj[0].lower_ if subj[0].lower_ in ("it", "they", "we", "you", "he", "she") else None
+            if pronoun is None:
+                return None
+            plural = pronoun in ("they", "we", "you")
+        else:
+            plural = _np_plural(condition.doc[subj[0].left_edge.i : subj[0].i + 1])
+            pronoun = "they" if plural else "it"
         if state:  # "excreted as urine"
             predicate = f"{'are' if plural else 'is'} {answer}"
         else:
             predicate = _answer_predicate(answer, adoc, plural) or _inflected_answer(answer, "VBP" if plural else "VBZ")
-        return f"{cond[0].upper() + cond[1:]}, {'they' if plural else 'it'} {predicate}"
+        return f"{cond[0].upper() + cond[1:]}, {pronoun} {predicate}"
     if clause and toks[0].pos_ in ("NOUN", "PROPN", "PRON", "DET"):  # (not "fast heart beat")
         # a clause: its bare singular subject gets "the" ("balloon deflates" -> "the balloon deflates")
         bare = toks[0].tag_ == "NN" and toks[0].pos_ == "NOUN" and not toks[0].text[:1].isupper()
@@ -2345,9 +2372,10 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         # "Why doesn't the moon have ...": the negation goes before the verb, after the subject ("The moon does not
         # have ..."), where the rules below read it
         k = _main_verb(rest_all[1:], aux, adverbial=ph.prep is not None or ph.kind != "nominal")
-        if k:
-            rest_all = [*rest_all[1 : k + 1], rest_all[0], *rest_all[k + 1 :]]
-            verb_i = k + 1
+        if not k:  # "Why hasn't the volcano erupted?": no verb found to put it before
+            raise ConversionError("unsupported_question_form", "a contracted negation without a main verb")
+        rest_all = [*rest_all[1 : k + 1], rest_all[0], *rest_all[k + 1 :]]
+        verb_i = k + 1
     is_do = aux.lower_ in ("do", "does", "did")
     if is_do and verb_i is not None:
         # the verb inflected twice in the source ("does gas exchange ... takes place"): the inflected root is the verb
@@ -2359,6 +2387,13 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
             and not any(t.lower_ in _SUBORDINATORS or t.lower_ in ("as", "that", "which") for t in rest_all[verb_i:k])
         ):
             verb_i = k
+    if is_do and verb_i is not None and not _knows_verb(rest_all[verb_i].lower_):
+        # a name the tagger read as the verb ("What did sir isaac newton's famous law help ...": not "isaaced"): the
+        # next word the lexicon knows as a verb
+        verb_i = next(
+            (k for k in range(verb_i + 1, len(rest_all)) if rest_all[k].is_alpha and _knows_verb(rest_all[k].lower_)),
+            None,
+        )
     if is_do and verb_i is None:
         raise ConversionError("no_main_verb")
     if ph.kind == "adverb" and ph.adverb == "how" and is_do and verb_i and _changes_intransitively(rest_all, verb_i):
@@ -3044,7 +3079,7 @@ def _alternative(toks: list[Any], answer: str) -> tuple[int, int, str, bool] | N
             spans.append((idx[0], idx[-1] + 1))
         else:
             start, end = pos[spans[0][0]], pos[spans[-1][1] - 1] + 1
-            texts = [" ".join(x.text for x in toks[pos[a] : pos[b - 1] + 1]) for a, b in spans]
+            texts = [first.doc[a:b].text for a, b in spans]  # "double-stranded" as written
             norms = [_norm_words(x) for x in texts]
             after = toks[end] if end < len(toks) else None  # an adjective before its noun is no predicate
             adjectival = all(c.tag_.startswith(("JJ", "RB")) for c in conjuncts) and not (
@@ -3052,8 +3087,10 @@ def _alternative(toks: list[Any], answer: str) -> tuple[int, int, str, bool] | N
             )
             if target == ["both"] and norms[-1] == ["both"] and len(texts) > 2:
                 return start, end, "both " + " and ".join(texts[:-1]), adjectival
+            if target in norms:  # an exact match before a longer one ("carbon" of "carbon dioxide or carbon")
+                return start, end, texts[norms.index(target)], adjectival
             for text, norm in zip(texts, norms, strict=True):
-                if norm == target or (len(norm) > len(target) and norm[: len(target)] == target):
+                if len(norm) > len(target) and norm[: len(target)] == target:
                     return start, end, text, adjectival  # "close" -> "close to each other"
                 shared = _norm_words(" ".join(x.text for x in toks[end : end + len(target) - len(norm)]))
                 if len(target) > len(norm) and target == norm + shared:  # "less" + the shared "strongly"
@@ -3096,13 +3133,9 @@ def _choose_alternative(rest: str, answer: str) -> str:
                 if target in options or (target and target[0] == prep and target[1:] in options):
                     filler = answer if not prep or target[0] == prep else f"{prep} {answer}"
                     tail = rcore[len(lcore) :] if target == lcore else []
-                    if tail and tail[0] in STOPWORDS and tail[0] not in ("than", "as"):
-                        tail = []  # "herbivores or are they omnivores": a clause, not a shared word
-                    if tail and not (len(tail) == 1 or tail[0] in ("than", "as")):
-                        continue  # "above or below cooler air in" + "above": a shorter right alternative
-                    if tail:
-                        # what follows the right alternative is shared: "warm or cold water" + "warm" -> "warm
-                        # water", "larger or smaller than vacuoles" + "larger" -> "larger than vacuoles"
+                    if tail and tail[0] in ("than", "as"):
+                        # a comparison after the right alternative is shared: "larger or smaller than vacuoles" +
+                        # "larger" -> "larger than vacuoles" (not "iron or stainless steel" + "iron" -> "iron steel")
                         filler = " ".join([filler, *after[n_right - len(tail) : n_right]])
                     return " ".join([*before[:-n_left], filler, *after[n_right:]])
     raise ConversionError("yes_no_without_polar_answer")
