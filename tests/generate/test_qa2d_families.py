@@ -1623,6 +1623,17 @@ AGREEMENT_39 = [
         "blue",
         "Red litmus paper turns blue when placed in a basic solution.",
     ),
+    # "help" read as the subject's noun takes the tense (the session-38 reading: "Fiber help keeps ...")
+    (
+        "What does fiber help keep at normal levels in the body?",
+        "sugar and lipids",
+        "Fiber helps keep sugar and lipids at normal levels in the body.",
+    ),
+    (
+        "In what organ does pepsin help break down proteins?",
+        "stomach",
+        "Pepsin helps break down proteins in the stomach.",
+    ),
     # a name the tagger read as the verb after "did" (the session-39 reading: "Sir isaaced newton's famous law")
     (
         "What did sir isaac newton's famous law help people understand?",

@@ -629,7 +629,7 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="42",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                version="43",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
                 # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3; 5: misparsed coordination
                 # and subordinate roots rejected, appositions without a comma kept, figure pointers removed, "As
                 # mentioned," openers; abbreviations written out without a doubled word; the claim check wellformed-v4;
@@ -644,7 +644,7 @@ class ClaimGen(Pipeline):
                 # 28: rules-v26; 29: rules-v27; 30: rules-v28; 31: rules-v29; 32: rules-v30; 33: rules-v31;
                 # 34: rules-v32; 35: rules-v33; 36: rules-v34; 37: rules-v35;
                 # 38: rules-v36; 39: rules-v37; 40: rules-v38, the claim check wellformed-v7; 41: rules-v39;
-                # 42: rules-v40
+                # 42: rules-v40; 43: rules-v41
             ),
             Stage(
                 "choose evidence",

@@ -221,8 +221,9 @@ class Multi2Claim(Pipeline):
                 # (coordinated verbs agree, "Why doesn't X ...", "What objects are made ..."); 45: rules-v38 (articles
                 # after the paired reading: "Delayed reaction is a feature of anaphylaxis"), the claim check
                 # wellformed-v7 ("Late ejection systolic click is seen in severe AS" passes); 46: rules-v39 ("What
-                # happens when/if ...?": "If a catalyst runs out, the reaction slows"); 47: rules-v40 (review fixes)
-                version="47",
+                # happens when/if ...?": "If a catalyst runs out, the reaction slows"); 47: rules-v40 (review fixes);
+                # 48: rules-v41 ("Fiber helps keep")
+                version="48",
             ),
             Stage(
                 "embed explanations",

@@ -376,8 +376,9 @@ class RuleQA2D:
         # name read as the verb after "did" ("Sir Isaac newton's famous law helped", was "Sir isaaced"), review
         # fixes: an exact alternative before a longer one, no shared word after a compound alternative ("iron or
         # stainless steel"), a pronoun subject kept ("When they are heated, they expand"), "Why hasn't X ..." with no
-        # verb rejected, "has/have" and a verb at the end agree in coordination ("Bacteria grow and reproduce")
-        self.model_id = f"rules-v40+{self._nlp.model_id}{parts}"
+        # verb rejected, "has/have" and a verb at the end agree in coordination ("Bacteria grow and reproduce"); v41:
+        # "help"/"make"/"let" read as the subject's noun takes the tense ("Fiber helps keep", was "Fiber help keeps")
+        self.model_id = f"rules-v41+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -2486,7 +2487,18 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
             # chooses "the"/"a" or none before the term (_article_variants): "Bronze is", "The diaphragm is"
             defined = "".join(t.text_with_ws for t in rest_all).strip()
             return f"{answer} {aux.lower_} {defined[0].lower() + defined[1:]}"
-    subj = "".join(t.text_with_ws for t in rest_all[:n_subj]).strip()
+    # "What does fiber help keep ...": the tagger reads "help" as the subject's noun; it takes the tense ("Fiber helps
+    # keep ..."), the verb after it stays bare
+    catenative = (
+        rest_all[n_subj - 1]
+        if is_do
+        and not negated
+        and n_subj > 1
+        and rest_all[n_subj - 1].lower_ in ("help", "make", "let")
+        and rest_all[n_subj].tag_ == "VB"
+        else None
+    )
+    subj = "".join(t.text_with_ws for t in rest_all[: n_subj - 1 if catenative is not None else n_subj]).strip()
     first = rest_all[0]
     if subj[:1].isupper() and not _keeps_capital(first):
         subj = subj[0].lower() + subj[1:]
@@ -2500,6 +2512,8 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         tag = {"does": "VBZ", "did": "VBD", "do": "VBP"}[aux.lower_]
         for k in _coordinated_verbs(rest):
             words[k] = _inflect(rest[k], tag) + rest[k].whitespace_
+        if catenative is not None:
+            words[0] = f"{_inflect(catenative, tag)} {rest[0].text_with_ws}"
         aux_text = ""
     else:
         aux_text = (aux.lower_ if not _acronym(aux.text) else aux.text) + (" not" if negated else "")
