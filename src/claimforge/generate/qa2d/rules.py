@@ -328,6 +328,7 @@ class RuleQA2D:
         self._names = registry.build("kb", config.names) if config.names is not None else None
         self._name_forms: dict[str, str | None] = {}  # _name_form's answers (words repeat across options)
         self._noun_kinds: dict[str, frozenset[str]] = {}  # _noun_types' answers
+        self._ratios: dict[str, float | None] = {}  # _plural_ratio's answers (asked per candidate and per claim)
         parts = f"+{self._lm.model_id}" if self._lm is not None else ""
         parts += f"+names:{self._names.model_id}" if self._names is not None else ""
         # v3: gaps after "be" (X is used to measure ?); v4: "What do you call X?" -> "X is called ANSWER", articles
@@ -630,7 +631,7 @@ class RuleQA2D:
                     # "into" ...; opening the claim when one of a kind ("The thermosphere is above"), rare and
                     # countable ("A sphygmomanometer is used"), or a modified noun with common plurals ("A
                     # confined aquifer is"; not "Science is a way of", "Effort is defined as")
-                    layer = (head or "").endswith("osphere")
+                    layer = _earth_layer(head)
                     clearly = layer or (strong and (ratio is None or " " in clean))
                     # (nor a gerund with its object: "by inhibiting acetylcholinesterase"; the parse of an answer
                     # alone reads "diverging lens" so too: only before a rare noun)
@@ -687,7 +688,7 @@ class RuleQA2D:
         frequency = getattr(frequency_lm, "word_frequency", None)
         if noun is None or frequency_lm is None or frequency is None:
             return None
-        if noun.endswith("osphere") and noun != "atmosphere":  # "the thermosphere", "the biosphere": one of each
+        if _earth_layer(noun):
             return "unique"
         singular = frequency(noun)
         ratio = self._plural_ratio(noun)
@@ -720,11 +721,13 @@ class RuleQA2D:
         frequency = getattr(self._lm, "word_frequency", None)
         if noun is None or frequency is None or "NOUN" not in getAllLemmas(noun):
             return None
-        singular = frequency(noun)
-        if singular is None or singular < MIN_NOUN_FREQUENCY:
-            return None
-        forms = getAllInflections(noun, upos="NOUN").get("NNS", ())
-        return max((frequency(p) or 0.0 for p in forms if p != noun), default=0.0) / singular
+        if noun not in self._ratios:
+            singular = frequency(noun)
+            forms = getAllInflections(noun, upos="NOUN").get("NNS", ())
+            rare = singular is None or singular < MIN_NOUN_FREQUENCY
+            plural = max((frequency(p) or 0.0 for p in forms if p != noun), default=0.0)
+            self._ratios[noun] = None if rare else plural / singular
+        return self._ratios[noun]
 
     def _article_affinity(self, noun: str, singular: float | None) -> Literal["count", "unique"] | None:
         """For a noun too rare for its plurals to tell, or one lemminflect does not know ("solenoid",
@@ -1823,7 +1826,7 @@ UNIQUE_THE = 0.5  # nats: log p(noun | "the") - log p(noun)
 MIN_NOUN_FREQUENCY = 1e-6  # rarer singulars: too few plurals seen to tell
 # rarer nouns: the article before them (RuleQA2D._article_affinity); at 1e-7 a word occurs a few times in the text
 MIN_RARE_FREQUENCY = 1e-7
-STRONG_COUNT_PLURALS = 0.5  # plurals this common: an article even claim-initially ("A combustion reaction occurs")
+STRONG_COUNT_PLURALS = 0.5  # plurals this common: an article even claim-initially ("A confined aquifer is")
 RARE_ARTICLE_PMI = 1.3  # nats; "sphygmomanometer" 1.4 after "a", "thermosphere" 1.4 after "the"; "lignin" 1.07
 # where a singular count noun needs an article (the claim's text just before the answer): a predicate noun or the
 # object of "into", "by", "with", "as"; elsewhere ("the whole plant", "solid, liquid, or gas", claim-initial
@@ -2075,6 +2078,11 @@ def _noun_lemma(word: str) -> str:
     return lemmas[0] if lemmas else word
 
 
+def _earth_layer(noun: str | None) -> bool:
+    """One of the Earth's (or a star's) layers, which take "the": "thermosphere", "biosphere" (not "atmosphere")."""
+    return noun is not None and noun.endswith("osphere") and noun != "atmosphere"
+
+
 def _knows_verb(word: str) -> bool:
     from lemminflect import getAllLemmas
 
@@ -2095,6 +2103,7 @@ def _what_happens_if(happens: str, condition: Any, answer: str, adoc: Any) -> st
     if len([t for t in condition if not t.is_punct]) < 3:
         return None
     cond = condition.text.strip().rstrip("?").strip()
+    opening = cond[0].upper() + cond[1:]  # "When a sodium atom loses an electron"
     toks = [t for t in adoc if not t.is_punct]
     if not toks:
         return None
@@ -2121,12 +2130,12 @@ def _what_happens_if(happens: str, condition: Any, answer: str, adoc: Any) -> st
             predicate = f"{'are' if plural else 'is'} {answer}"
         else:
             predicate = _answer_predicate(answer, adoc, plural) or _inflected_answer(answer, "VBP" if plural else "VBZ")
-        return f"{cond[0].upper() + cond[1:]}, {pronoun} {predicate}"
+        return f"{opening}, {pronoun} {predicate}"
     if clause and toks[0].pos_ in ("NOUN", "PROPN", "PRON", "DET"):  # (not "fast heart beat")
         # a clause: its bare singular subject gets "the" ("balloon deflates" -> "the balloon deflates")
         bare = toks[0].tag_ == "NN" and toks[0].pos_ == "NOUN" and not toks[0].text[:1].isupper()
         body = f"the {answer}" if bare else (answer if _keeps_capital(toks[0]) else answer[0].lower() + answer[1:])
-        return f"{cond[0].upper() + cond[1:]}, {body}"
+        return f"{opening}, {body}"
     if toks[-1].pos_ in ("NOUN", "PROPN"):  # a noun phrase: "Thermal pollution happens when ..."
         verb = "happen" if happens.lower() == "happens" and _answer_plural(adoc) else happens
         return f"{answer} {verb.lower()} {cond}"
@@ -3008,29 +3017,25 @@ def _yes_no(doc: Any, answer: str) -> str:
     is_do = aux.lower_ in ("do", "does", "did")
     negate = low in ("no", "false")
     words = [t.text_with_ws for t in rest_toks]
-    if is_do and verb_i is not None and not negate:
-        tag = {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP")
-        words[verb_i] = _inflect(rest_toks[verb_i], tag) + rest_toks[verb_i].whitespace_
+    tag = {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP")
+    inflected = is_do and verb_i is not None and not negate  # the verb takes the tense of the removed "do"
+    if inflected:
+        words[0] = _inflect(rest_toks[0], tag) + rest_toks[0].whitespace_
         aux_text = ""
     else:
         aux_text = aux.lower_ + (" not" if negate else "")
     if alt is not None and alt[0] >= n_subj:  # the alternatives the parse coordinates, in the predicate
         start, end = alt[0] - n_subj, alt[1] - n_subj
-        filler = alt[2]
-        if is_do and verb_i is not None and start <= verb_i < end and not negate:
-            # "Does air temperature increase or decrease ...?" + "decrease" -> "Air temperature decreases ..."
-            filler = _inflected_answer(filler, {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP"))
+        # "Does air temperature increase or decrease ...?" + "decrease" -> "Air temperature decreases ..."
+        filler = _inflected_answer(alt[2], tag) if inflected and start == 0 else alt[2]
         words[start:end] = [f"{filler}{rest_toks[end - 1].whitespace_}"] + [""] * (end - start - 1)
         rest = "".join(words).strip()
     else:
         rest = "".join(words).strip()
         if not polar:
             rest = _choose_alternative(rest, answer)
-            if is_do and verb_i == 0 and not negate and rest.startswith(answer):  # the verb was an alternative
-                rest = (
-                    _inflected_answer(answer, {"does": "VBZ", "did": "VBD"}.get(aux.lower_, "VBP"))
-                    + rest[len(answer) :]
-                )
+            if inflected and rest.startswith(answer):  # the verb was an alternative
+                rest = _inflected_answer(answer, tag) + rest[len(answer) :]
     return f"{subj} {aux_text} {rest}".replace("  ", " ").strip()
 
 
