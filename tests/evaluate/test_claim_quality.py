@@ -123,6 +123,8 @@ FLUENCY = [
     ("Thiol (-SH) groups were oxidised in the treated cells.", None),  # a chemical group
     ("Late ejection systolic click is seen in severe AS.", None),  # an acronym (aortic stenosis), not "as"
     ("The lesion is seen in THE", "dangling_end"),  # a word in capitals, not an acronym
+    ("Since claudin-low tumors do not possess features of stem cells.", "subordinate_clause_only"),
+    ("Since 2010, the incidence of measles has risen.", None),
 ]
 
 

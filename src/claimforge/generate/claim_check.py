@@ -64,7 +64,8 @@ class ClaimCheck:
         # a claim may not end in a preposition, subordinator or determiner ("associated with a decrease in.")
         # v6: references to the sentence before ("Another possibility is", "Besides this", "similar results") are
         # not self-contained; v7: an acronym at the end is no dangling word ("in severe AS"), a singular the tagger
-        # calls plural is no agreement error ("Pulp proper resembles"; "people", "cattle" are plural)
+        # calls plural is no agreement error ("Pulp proper resembles"; "people", "cattle" are plural), a lone
+        # "Since ..." clause is no sentence
         self.model_id = f"wellformed-v7+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:

@@ -25,7 +25,7 @@ _DANGLING = frozenset(
 )
 VERBAL_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _NOT_BEFORE_VERB = frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "AUX"})
-_SUBORDINATE_START = re.compile(r"(?:although|though|whereas|while|because|unless)\b", re.I)
+_SUBORDINATE_START = re.compile(r"(?:although|though|whereas|while|because|unless|since)\b", re.I)
 
 
 def fluency_checks(text: str, doc: Any) -> list[str]:
