@@ -592,3 +592,70 @@ def test_minimal_edit_negator_keeps_the_first_edit_the_evidence_contradicts() ->
     assert out.details["candidates"] >= 2
     (none,) = neg.negate(["Cells are small."], evidence=[("Cells are small.",)])
     assert none.text is None and none.reason in ("no_minimal_edit", "contradiction_below_threshold")
+
+
+# -- issue 11: the over-claim check (a judge that entails everything; the evidence must hold the claim's words) ---
+
+
+class LenientJudgeConfig(ComponentConfig):
+    pass
+
+
+class LenientJudge:
+    """Entails every claim: 0.99 from abstract a's passages, 0.9 from the others (a ranks first)."""
+
+    model_id = "lenient-judge"
+
+    def __init__(self, config: LenientJudgeConfig | None = None) -> None:
+        pass
+
+    def predict_proba(self, pairs: list[Any], progress: Any = None) -> np.ndarray:
+        return np.array([[0.99 if "hepatic" in " ".join(p.evidence) else 0.9, 0.005, 0.005] for p in pairs])
+
+
+registry.register("nli", "lenient-judge", LenientJudgeConfig)(LenientJudge)
+
+OVERCLAIM = SentenceItem(
+    id="t:9",
+    sentence="Metformin directly inhibits gluconeogenesis in the liver [3].",
+    cited=(DOCS["a"],),
+    ref=SourceRef(dataset="t", path="t.jsonl", line=10, item_id="t:9"),
+)
+
+
+def test_an_over_claim_the_judge_passes_is_rejected_with_the_words_it_adds() -> None:
+    spec = {"evidence": "entailed", "judge": {"name": "lenient-judge"}, "negator": None}
+    result = _pipeline(**spec).build([OVERCLAIM])
+    assert not [e for e in result.examples if e.label == Label.SUPPORTED]
+    lost = [r for r in result.rejects if r.reason == "evidence_lacks_claim_content"]
+    assert lost and lost[0].stage == "choose evidence" and "over-claiming: directly" in lost[0].detail
+    assert len(result.used_item_ids) + sum(r.scope == "item" for r in result.rejects) == 1
+    # turned off, the judge alone decides (and no parser is loaded)
+    pipe = _pipeline(**spec, evidence_max_uncovered=None)
+    kept = pipe.build([OVERCLAIM])
+    assert [e.claim for e in kept.examples if e.label == Label.SUPPORTED] == [
+        "Metformin directly inhibits gluconeogenesis in the liver."
+    ]
+    assert "nlp" not in pipe.components
+
+
+def test_the_document_that_holds_the_claims_words_is_chosen_over_a_more_entailing_one() -> None:
+    states_it = _doc("e", "Metformin directly inhibits gluconeogenesis in the liver of mice. Doses varied")
+    item = OVERCLAIM.model_copy(update={"cited": (DOCS["a"], states_it)})
+    pipe = _pipeline(evidence="entailed", judge={"name": "lenient-judge"}, negator=None)
+    result = pipe.build([item])
+    sup = [e for e in result.examples if e.label == Label.SUPPORTED]
+    assert [e.evidence_id for e in sup] == ["e"]
+    assert sup[0].provenance.details["evidence_passage"]["entailment"] == 0.9
+    assert "nlp" in pipe.components  # the parser's id is recorded with the other components
+
+
+def test_a_claim_with_a_word_the_evidence_lacks_is_kept_only_when_allowed_and_the_word_is_recorded() -> None:
+    item = OVERCLAIM.model_copy(update={"sentence": "Metformin inhibits gluconeogenesis in the murine liver [3]."})
+    spec = {"evidence": "entailed", "judge": {"name": "lenient-judge"}, "negator": None}
+    lenient = _pipeline(**spec, evidence_max_uncovered=1).build([item])
+    sup = [e for e in lenient.examples if e.label == Label.SUPPORTED]
+    assert sup and sup[0].provenance.details["evidence_passage"]["uncovered"] == ["murine"]
+    strict = _pipeline(**spec).build([item])  # the default: no word may be missing
+    lost = [r for r in strict.rejects if r.reason == "evidence_lacks_claim_content"]
+    assert len(lost) == 1 and lost[0].detail.startswith("claim 1: not in the evidence: murine")
