@@ -659,3 +659,39 @@ def test_a_claim_with_a_word_the_evidence_lacks_is_kept_only_when_allowed_and_th
     strict = _pipeline(**spec).build([item])  # the default: no word may be missing
     lost = [r for r in strict.rejects if r.reason == "evidence_lacks_claim_content"]
     assert len(lost) == 1 and lost[0].detail.startswith("claim 1: not in the evidence: murine")
+
+
+class StatinJudgeConfig(ComponentConfig):
+    pass
+
+
+class StatinJudge:
+    """Calls a pair half-entailed when the evidence is about statins (abstract d), else neutral."""
+
+    model_id = "statin-judge"
+
+    def __init__(self, config: StatinJudgeConfig | None = None) -> None:
+        pass
+
+    def predict_proba(self, pairs: list[Any], progress: Any = None) -> np.ndarray:
+        return np.array([[0.5, 0.1, 0.4] if "Statins" in " ".join(p.evidence) else [0.02, 0.02, 0.96] for p in pairs])
+
+
+registry.register("nli", "statin-judge", StatinJudgeConfig)(StatinJudge)
+
+
+def test_nei_takes_the_first_candidate_abstract_the_judge_calls_neutral() -> None:
+    spec = {"judge": {"name": "statin-judge"}, "label_check": "reject", "negator": None, "nei_claim": "claim"}
+    result = _pipeline(**spec).build(ITEMS)
+    nei = {e.source_item_id: e for e in result.examples if e.label == Label.NOT_ENOUGH_INFO}
+    # item 0's citing abstract (d, about statins) is not neutral to the judge: the next candidate is paired
+    assert nei["t:0"].evidence_id != "d"
+    details = nei["t:0"].provenance.details
+    assert details["nei_evidence"] == "related_abstract" and details["nei_candidate"] == 2
+    # one candidate only: the citing abstract is paired unjudged, and the label check rejects it
+    first = _pipeline(**spec, nei_judged=1).build(ITEMS)
+    assert "t:0" not in {e.source_item_id for e in first.examples if e.label == Label.NOT_ENOUGH_INFO}
+    assert any(
+        r.reason == "label_not_confirmed" and r.detail.startswith("NOT_ENOUGH_INFO") and r.item_id == "t:0"
+        for r in first.rejects
+    )

@@ -48,7 +48,7 @@ from claimforge.progress import phase
 from claimforge.records import Document, Example, Label, Reject, SentenceItem
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest
-from claimforge.verify.label_check import judge
+from claimforge.verify.label_check import evidence_sentences, judge, verdict
 
 METHOD = "claimgen"
 
@@ -514,6 +514,9 @@ class ClaimGenConfig(LabelCheckConfig):
     # in 6 (the abstract restates the finding the negation denies), the claims 0 times in 12 (docs/claimgen.md).
     nei_claim: Literal["claim", "negation", "either"] = "claim"
     nei_top_k: int = Field(20, ge=1)
+    # How many candidate abstracts (the citing one, then the most similar without the entity) the judge may try:
+    # the first it calls NOT_ENOUGH_INFO is paired. 1: the first candidate, unjudged until the label check.
+    nei_judged: int = Field(8, ge=1)
     nei_use_citing: bool = True
     # The evidence of a claim: "entailed" (default) — the cited abstract (or the citing paper's own) with a
     # passage of one or two sentences the judge says entails the claim (P(entailment) ≥
@@ -684,7 +687,16 @@ class ClaimGen(Pipeline):
                 "global",
                 self._nei,
                 ("item", "paired"),
-                config=("nei_claim", "nei_top_k", "nei_use_citing", "seed"),
+                config=(
+                    "nei_claim",
+                    "nei_top_k",
+                    "nei_use_citing",
+                    "nei_judged",
+                    "judge",
+                    "label_check",
+                    "label_thresholds",
+                    "seed",
+                ),
             ),
             self.label_check_stage(self.config.labels),
             self.select_stage(self.config.labels),
@@ -909,39 +921,43 @@ class ClaimGen(Pipeline):
         cv, dv = vecs[: len(texts)], vecs[len(texts) :]
         index = {d.id: i for i, d in enumerate(pool)}
         k = min(cfg.nei_top_k, len(pool))
+        found: dict[int, list[tuple[Document, str, dict[str, Any]]]] = {}  # candidates per paired claim, in order
+        texts_of: dict[int, str] = {}
+        negated: set[int] = set()  # the claims whose negation is paired
         for n, (it, p) in enumerate(paired):
-            j = p.number
             if p.duplicate_of is not None:
                 continue
             use_negation = p.negation is not None and (
                 cfg.nei_claim == "negation" or (cfg.nei_claim == "either" and rng.random() < 0.5)
             )
-            claim_text = p.negation.text if use_negation else p.claim.text
+            texts_of[n] = p.negation.text if use_negation else p.claim.text
+            if use_negation:
+                negated.add(n)
             needle = content_lemmas(p.claim.entity or "") or content_lemmas(p.claim.text)
             own = {d.id for d in it.cited} | {p.doc.id}
-            chosen: tuple[Document, str, dict[str, Any]] | None = None
+            cands = found.setdefault(n, [])
             citing = it.citing if cfg.nei_use_citing and it.citing is not None and it.citing.id not in own else None
             if citing is not None and not contains_content(hay[index[citing.id]], needle):
-                chosen = (citing, "citing_abstract", {})
-            if chosen is None:
-                sims = dv @ cv[n]
-                order = np.argsort(-sims, kind="stable")
-                rank = 0
-                for i in order:
-                    d = pool[int(i)]
-                    if d.id in own or (it.citing is not None and d.id == it.citing.id):
-                        continue
-                    if rank >= k:
-                        break
-                    if not contains_content(hay[int(i)], needle):
-                        chosen = (
-                            d,
-                            "related_abstract",
-                            {"evidence_rank": rank, "evidence_cosine": round(float(sims[i]), 6)},
-                        )
-                        break
-                    rank += 1
-            if chosen is None:
+                cands.append((citing, "citing_abstract", {}))
+            if len(cands) >= cfg.nei_judged:
+                continue
+            sims = dv @ cv[n]
+            rank = 0
+            for i in np.argsort(-sims, kind="stable"):
+                d = pool[int(i)]
+                if d.id in own or (it.citing is not None and d.id == it.citing.id):
+                    continue
+                if rank >= k or len(cands) >= cfg.nei_judged:
+                    break
+                if not contains_content(hay[int(i)], needle):
+                    extra = {"evidence_rank": rank, "evidence_cosine": round(float(sims[i]), 6)}
+                    cands.append((d, "related_abstract", extra))
+                rank += 1
+        neutral = self._judged_neutral(texts_of, found)
+        for n, (it, p) in enumerate(paired):
+            if n not in found:
+                continue  # a duplicate claim
+            if not found[n]:
                 state.rejects.append(
                     Reject(
                         item_id=it.id,
@@ -953,11 +969,33 @@ class ClaimGen(Pipeline):
                     )
                 )
                 continue
-            doc, how, extra = chosen
-            details = {"nei_evidence": how, "nei_claim": "negation" if use_negation else "claim", **extra}
-            if use_negation:
+            # the first candidate the judge calls NOT_ENOUGH_INFO (else the first: the label check decides)
+            pick = next((m for m in range(len(found[n])) if neutral.get((n, m), False)), 0)
+            doc, how, extra = found[n][pick]
+            details = {"nei_evidence": how, "nei_claim": "negation" if n in negated else "claim", **extra}
+            if len(found[n]) > 1:
+                details["nei_candidate"] = pick + 1
+            if n in negated:
                 details["negation"] = p.negation.details
-            state.examples.append(self._example(it, j, Label.NOT_ENOUGH_INFO, claim_text, doc, p.claim, details))
+            state.examples.append(
+                self._example(it, p.number, Label.NOT_ENOUGH_INFO, texts_of[n], doc, p.claim, details)
+            )
+
+    def _judged_neutral(
+        self, texts: dict[int, str], found: dict[int, list[tuple[Document, str, dict[str, Any]]]]
+    ) -> dict[tuple[int, int], bool]:
+        """Whether the judge's verdict on (claim n, its candidate m) passes the NOT_ENOUGH_INFO gate of the label
+        check; nothing when there is no check or only one candidate to choose from."""
+        keys = [(n, m) for n, cands in found.items() if len(cands) > 1 for m in range(len(cands))]
+        if not keys or self.config.label_check == "off":
+            return {}
+        probs = judge(
+            self.component("judge"),
+            [texts[n] for n, _ in keys],
+            [evidence_sentences(found[n][m][0].text) for n, m in keys],
+        )
+        th = self.config.label_thresholds
+        return {key: verdict(Label.NOT_ENOUGH_INFO, p, th).passed for key, p in zip(keys, probs, strict=True)}
 
     def _example(
         self,
