@@ -168,3 +168,78 @@ def test_bare_reference_numbers_are_removed() -> None:
     # numbers that are data stay
     assert clean_sentence("The values were 2, 3.").text == "The values were 2, 3."
     assert clean_sentence("Mice were treated at 2, 3 and 4 weeks.").text == "Mice were treated at 2, 3 and 4 weeks."
+
+
+# -- the faults of the 2026-11-28 ClaimGen reading (docs/claimgen.md), real citances as fixtures ------------------
+
+
+def _entity_claim(parse, text: str, entity: str) -> str | None:  # type: ignore[no-untyped-def]
+    doc = parse(text)
+    words = entity.split()
+    start = next(t.i for t in doc if [x.text for x in doc[t.i : t.i + len(words)]] == words)
+    span = set(range(start, start + len(words)))
+    clause = next(c for c in clauses(doc) if span <= c.tokens)
+    return claim_from_clause(doc, clause, span).text
+
+
+@pytest.mark.parametrize(
+    ("text", "entity", "expected"),
+    [
+        # "such" parsed as the first member's modifier, and as "case" with a fixed "as": both stay with "as"
+        (
+            "Older adults have issues particular to their age, such as advanced disease, cognitive dysfunction, "
+            "complex treatment regimens, and depression.",
+            "cognitive dysfunction",
+            "Older adults have issues particular to their age, such as cognitive dysfunction.",
+        ),
+        (
+            "The pandemic and the stay-at-home orders have also led to a change in lifestyle, such as sleep quality, "
+            "physical activity, and eating behavior.",
+            "physical activity",
+            "The pandemic and the stay-at-home orders have also led to a change in lifestyle such as physical activity.",
+        ),
+    ],
+)
+def test_such_as_stays_whole_when_a_list_is_reduced(parse, text: str, entity: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _entity_claim(parse, text, entity) == expected
+
+
+def test_verbs_sharing_an_object_are_one_clause(parse) -> None:  # type: ignore[no-untyped-def]
+    text = "Goblet cells can synthesize and secrete bioactive molecules that are components of mucus."
+    assert [t for t, _ in _claims(parse, text)] == [
+        "Goblet cells can synthesize and secrete bioactive molecules that are components of mucus."
+    ]  # not "Goblet cells can synthesize."
+
+
+@pytest.mark.parametrize(
+    ("text", "entity"),
+    [
+        # the list hangs on the predicate nominal: reducing it cut the subject or fused two members
+        (
+            "The major risk factors for DR are long duration of diabetes, poor glycaemic control and hypertension.",
+            "hypertension",
+        ),
+        (
+            "Oxidative stress is inseparably linked to mitochondrial dysfunction, as mitochondria are both generators "
+            "of and targets for reactive species.",
+            "targets",
+        ),
+        # "as well as" joins something else to a list
+        (
+            "Many articles focused on diets rich in antioxidants, such as essential vitamins and minerals, as well as "
+            "a commitment to the Mediterranean diet.",
+            "commitment",
+        ),
+    ],
+)
+def test_lists_that_are_not_one_list_are_not_reduced(parse, text: str, entity: str) -> None:  # type: ignore[no-untyped-def]
+    doc = parse(text)
+    full = {c.text for c in (claim_from_clause(doc, cl) for cl in clauses(doc))}
+    assert _entity_claim(parse, text, entity) in full
+
+
+def test_a_reflexive_subject_is_a_misparse(parse) -> None:  # type: ignore[no-untyped-def]
+    # the parse makes "Ubiquitin" a root of its own and "itself" the subject of the verb
+    doc = parse("Ubiquitin itself can be phosphorylated on serine 65 by PINK1.")
+    problems = {c.text: c.problem for c in (claim_from_clause(doc, cl) for cl in clauses(doc))}
+    assert problems["Itself can be phosphorylated on serine 65 by PINK1."] == "pronoun_subject"

@@ -120,3 +120,13 @@ def test_references_to_the_sentence_before_are_not_self_contained() -> None:
     ):
         assert _ANAPHORS.search(text), text
     assert not _ANAPHORS.search("Similar results to those in mice were found in rats.")
+
+
+def test_such_as_before_a_coordinator_is_a_broken_list(parse) -> None:  # type: ignore[no-untyped-def]
+    for text in (
+        "Some good examples include coordination activities, such as and Mental Health Studies Register.",
+        "Diets are rich in antioxidants, such as well as a commitment to the Mediterranean diet.",
+    ):
+        assert any(r.startswith("broken_list") for r in wf.wellformed_reasons(text, parse(text))), text
+    text = "Diets are rich in antioxidants, such as vitamins and minerals."
+    assert not any(r.startswith("broken_list") for r in wf.wellformed_reasons(text, parse(text)))

@@ -642,7 +642,7 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="43",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                version="44",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
                 # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3; 5: misparsed coordination
                 # and subordinate roots rejected, appositions without a comma kept, figure pointers removed, "As
                 # mentioned," openers; abbreviations written out without a doubled word; the claim check wellformed-v4;
@@ -657,7 +657,10 @@ class ClaimGen(Pipeline):
                 # 28: rules-v26; 29: rules-v27; 30: rules-v28; 31: rules-v29; 32: rules-v30; 33: rules-v31;
                 # 34: rules-v32; 35: rules-v33; 36: rules-v34; 37: rules-v35;
                 # 38: rules-v36; 39: rules-v37; 40: rules-v38, the claim check wellformed-v7; 41: rules-v39;
-                # 42: rules-v40; 43: rules-v41
+                # 42: rules-v40; 43: rules-v41; 44: "such as" kept whole when a list is reduced ("such as
+                # physical activity", was "such physical activity"), verbs sharing an object stay together ("can
+                # synthesize and secrete X", was "can synthesize."), no reduction of a list hung on the predicate,
+                # reflexive subjects rejected, the claim check wellformed-v8
             ),
             Stage(
                 "choose evidence",

@@ -228,6 +228,7 @@ _DEICTIC_DET = {"this", "these", "those", "such", "our", "their", "its", "his", 
 _SUBJECT_OR_COP = SUBJECT_DEPS | {"cop"}
 _CLAUSE_CORE = SUBJECT_DEPS | {"obj", "cop"}  # a conjunct with one of these is a clause of its own
 _PRONOUN_SUBJ = {"it", "they", "this", "these", "those", "he", "she", "we", "such", "that", "its", "their", "which"}
+_PRONOUN_SUBJ |= {"itself", "themselves"}  # "Ubiquitin itself can be ...": the name read as a root of its own
 
 
 @dataclass(frozen=True)
@@ -275,6 +276,21 @@ def _drop_coordinator(tokens: set[int], conj: Any) -> None:
         j -= 1
 
 
+_COMPLEMENTS = ("obj", "iobj", "ccomp", "xcomp", "obl", "obl:agent", "nsubj", "nsubj:pass", "advmod")
+
+
+def _shares_object(pred: Any, conj: Any) -> bool:
+    """Verbs coordinated around one object ("synthesize and secrete X"): the first has nothing after it but the
+    coordinator, the second has the object."""
+    if not pred.tag_.startswith("VB") or any(g.dep_ in ("nsubj", "nsubj:pass") for g in conj.children):
+        return False
+    between = range(pred.i + 1, conj.i)
+    if any(pred.doc[k].dep_ not in ("cc", "punct") and pred.doc[k].head.i != conj.i for k in between):
+        return False
+    own_after = [c for c in pred.children if c.i > pred.i and c.dep_ in _COMPLEMENTS]
+    return not own_after and any(g.dep_ == "obj" and g.i > conj.i for g in conj.children)
+
+
 def clauses(doc: Any) -> list[Clause]:
     """Independent clauses of a parsed sentence, coordinated predicates split, non-restrictive relative
     clauses removed. Predicates without a subject of their own borrow the first conjunct's subject."""
@@ -288,6 +304,8 @@ def clauses(doc: Any) -> list[Clause]:
             if pred.dep_ == "conj":  # its own coordinator: "[, and] the drug inhibits X"
                 toks -= {c.i for c in pred.children if c.dep_ in ("cc", "punct") and c.i < pred.i}
             for conj in _conj_predicates(pred):
+                if _shares_object(pred, conj):
+                    continue  # "can synthesize and secrete mucins": one clause, or "can synthesize." is left
                 toks -= _subtree(conj)
                 _drop_coordinator(toks, conj)
                 queue.append((conj, _subject_of(pred) or inherited))
@@ -341,6 +359,11 @@ def _coordination(doc: Any, i: int) -> tuple[Any, list[Any]] | None:
     """The nominal coordination containing token i: (first conjunct, all conjuncts), or None."""
     tok = doc[i]
     while True:
+        if tok.dep_ == "conj" and _is_predicate(tok.head):
+            # a conjunct of the predicate itself: "mitochondria are generators of and targets for X", or a list the
+            # parse hung on the root ("risk factors are long duration, poor control and hypertension"): not a list
+            # one member of which can stand alone
+            return None
         if tok.dep_ == "conj" and _nominal(tok.head) and tok.i in {c.i for c in _nominal_conjuncts(tok.head)}:
             first = tok.head
             break
@@ -350,6 +373,8 @@ def _coordination(doc: Any, i: int) -> tuple[Any, list[Any]] | None:
         if tok.head.i == tok.i or tok.dep_ in ("nsubj", "nsubj:pass", "obj", "obl", "ROOT") or _is_predicate(tok):
             return None
         tok = tok.head
+    if first.dep_ == "conj" and _is_predicate(first.head):
+        return None  # the list continues one the parse hung on the predicate (above)
     members = [first, *_nominal_conjuncts(first)]
     return (first, members) if len(members) >= 2 else None
 
@@ -366,6 +391,8 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
         return tokens  # "between doctors and patients" needs both
     if first.dep_ in ("nsubj", "nsubj:pass"):
         return tokens  # a reduced subject breaks agreement ("MS2 and Qβ are" -> "Qβ are")
+    if any(c.dep_ == "cc" and any(g.dep_ == "fixed" for g in c.children) for m in members for c in m.children):
+        return tokens  # "such as vitamins and minerals, as well as a commitment to X": not one list
     keep = next((m for m in members if span_tokens & _member_tokens(m, members)), None)
     if keep is None:
         return tokens
@@ -374,8 +401,11 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
         if m.i == keep.i:
             continue
         out -= _member_tokens(m, members)
-        if m.i == first.i:  # "in the intestine [of] ferrets, hamsters": the preposition serves the kept one
-            out |= {c.i for c in first.children if c.dep_ == "case" and c.i < first.i}
+        if m.i == first.i:  # "in the intestine [of] ferrets, hamsters": the preposition serves the kept one,
+            # with its fixed parts and a "such" before "as" ("such as A, B" -> "such as B", not "such B" / "as B")
+            for c in first.children:
+                if c.i < first.i and (c.dep_ == "case" or (c.lower_ == "such" and doc[c.i + 1].lower_ == "as")):
+                    out |= _subtree(c)
     for m in members:
         for c in m.children:
             if c.dep_ in ("cc",) or (c.dep_ == "punct" and c.text in (",", ";")):

@@ -57,6 +57,9 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     m = _SUBORDINATE_START.match(text)
     if m and "," not in text:  # "Although the dose was doubled." has no main clause
         reasons.append(reason("subordinate_clause_only", repr(m.group(0))))
+    broken_list = _BROKEN_SUCH_AS.search(text)
+    if broken_list:  # "such as and Mental Health Studies Register", "such as well as": a list cut at its start
+        reasons.append(reason("broken_list", repr(broken_list.group(0))))
     lost = _LOST_SYMBOL.search(text)
     if lost:
         reasons.append(reason("lost_symbol", repr(lost.group(1))))
@@ -69,6 +72,7 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
 
 # a word that starts with a hyphen: a symbol (a Greek letter, an inline formula) the source text lost before it;
 # not a shared prefix ("anti-CD3 and -CD28", "pro- and -inflammatory") nor a chemical group in brackets ("(-SH)")
+_BROKEN_SUCH_AS = re.compile(r"\bsuch as (?:and|or|well as|but|,)(?=\W)", re.I)
 _LOST_SYMBOL = re.compile(r"(?:^|(?<!\band)(?<!\bor)(?<!,)\s)(-[A-Za-z][\w-]*)")
 
 
