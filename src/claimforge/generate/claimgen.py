@@ -515,8 +515,10 @@ class ClaimGenConfig(LabelCheckConfig):
     nei_claim: Literal["claim", "negation", "either"] = "claim"
     nei_top_k: int = Field(20, ge=1)
     # How many candidate abstracts (the citing one, then the most similar without the entity) the judge may try:
-    # the first it calls NOT_ENOUGH_INFO is paired. 1: the first candidate, unjudged until the label check.
-    nei_judged: int = Field(8, ge=1)
+    # the first it calls NOT_ENOUGH_INFO is paired. 1: the first candidate, unjudged until the label check. Two
+    # blind readings (docs/claimgen.md) read the pairs from the 1st to 3rd candidate NOT_ENOUGH_INFO 27 times of 31,
+    # from the 4th to 8th 4 of 7 (the judge's false neutrals): hence 3.
+    nei_judged: int = Field(3, ge=1)
     nei_use_citing: bool = True
     # The evidence of a claim: "entailed" (default) — the cited abstract (or the citing paper's own) with a
     # passage of one or two sentences the judge says entails the claim (P(entailment) ≥
