@@ -224,6 +224,13 @@ def test_verbs_sharing_an_object_are_one_clause(parse) -> None:  # type: ignore[
             "of and targets for reactive species.",
             "targets",
         ),
+        # "the association of A and B" relates the two; a quantity coordinated with a noun is a misparse
+        ("FGF21 resistance may contribute to the association of FGF21 and nonalcoholic fatty liver disease.", "disease"),
+        (
+            "The lifetime prevalence ranges from 11 to 15% and its 12 months prevalence is about 6% in the global "
+            "setting.",
+            "months",
+        ),
         # "as well as" joins something else to a list
         (
             "Many articles focused on diets rich in antioxidants, such as essential vitamins and minerals, as well as "

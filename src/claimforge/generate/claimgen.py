@@ -644,7 +644,7 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="44",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                version="45",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
                 # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3; 5: misparsed coordination
                 # and subordinate roots rejected, appositions without a comma kept, figure pointers removed, "As
                 # mentioned," openers; abbreviations written out without a doubled word; the claim check wellformed-v4;
@@ -662,7 +662,8 @@ class ClaimGen(Pipeline):
                 # 42: rules-v40; 43: rules-v41; 44: "such as" kept whole when a list is reduced ("such as
                 # physical activity", was "such physical activity"), verbs sharing an object stay together ("can
                 # synthesize and secrete X", was "can synthesize."), no reduction of a list hung on the predicate,
-                # reflexive subjects rejected, the claim check wellformed-v8
+                # reflexive subjects rejected, the claim check wellformed-v8; 45: nor of "the association of A and
+                # B" (relational nouns) or of a quantity coordinated with a noun ("15% and its 12 months prevalence")
             ),
             Stage(
                 "choose evidence",

@@ -389,6 +389,11 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
     first, members = coord
     if any(c.lower_ in ("between", "among", "amongst") for c in first.children if c.dep_ == "case"):
         return tokens  # "between doctors and patients" needs both
+    of = any(c.lower_ == "of" for c in first.children if c.dep_ == "case")
+    if of and first.dep_ == "nmod" and first.head.lemma_.lower() in _RELATIONAL_NOUNS:
+        return tokens  # "the association of FGF21 and NAFLD" needs both
+    if len({_quantity(m) for m in members}) > 1:
+        return tokens  # "ranges from 11 to 15% and its 12-month prevalence is ...": a quantity and a noun, a misparse
     if first.dep_ in ("nsubj", "nsubj:pass"):
         return tokens  # a reduced subject breaks agreement ("MS2 and Qβ are" -> "Qβ are")
     if any(c.dep_ == "cc" and any(g.dep_ == "fixed" for g in c.children) for m in members for c in m.children):
@@ -416,6 +421,17 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
     # a preconjunct ("both", "either") makes no sense alone
     out -= {c.i for m in members for c in m.children if c.dep_ == "cc:preconj"}
     return out
+
+
+# nouns whose "of A and B" relates the two: reduced to one they say nothing ("the association of FGF21")
+_RELATIONAL_NOUNS = frozenset(
+    "association relationship relation interaction correlation link connection difference comparison ratio "  # noqa: SIM905
+    "combination balance crosstalk interplay similarity overlap coexistence co-occurrence".split()
+)
+
+
+def _quantity(tok: Any) -> bool:
+    return tok.text == "%" or tok.pos_ == "NUM"
 
 
 def _member_tokens(m: Any, members: Sequence[Any]) -> set[int]:
