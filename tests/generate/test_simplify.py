@@ -196,7 +196,8 @@ def _entity_claim(parse, text: str, entity: str) -> str | None:  # type: ignore[
             "The pandemic and the stay-at-home orders have also led to a change in lifestyle, such as sleep quality, "
             "physical activity, and eating behavior.",
             "physical activity",
-            "The pandemic and the stay-at-home orders have also led to a change in lifestyle such as physical activity.",
+            "The pandemic and the stay-at-home orders have also led to a change in lifestyle such as physical "
+            "activity.",
         ),
     ],
 )
@@ -225,7 +226,10 @@ def test_verbs_sharing_an_object_are_one_clause(parse) -> None:  # type: ignore[
             "targets",
         ),
         # "the association of A and B" relates the two; a quantity coordinated with a noun is a misparse
-        ("FGF21 resistance may contribute to the association of FGF21 and nonalcoholic fatty liver disease.", "disease"),
+        (
+            "FGF21 resistance may contribute to the association of FGF21 and nonalcoholic fatty liver disease.",
+            "disease",
+        ),
         (
             "The lifetime prevalence ranges from 11 to 15% and its 12 months prevalence is about 6% in the global "
             "setting.",

@@ -29,7 +29,10 @@ def check(nlp, claim: str, evidence: str) -> Coverage:  # type: ignore[no-untype
             "Parkin is recruited to damaged mitochondria to promote their autophagic degradation.",
         ),
         ("Ten loci are associated with LOAD.", "There are now 10 LOAD susceptibility loci."),
-        ("Aging is a prominent risk factor for severe COVID-19.", "Aging itself is a prominent risk factor for severe COVID‐19."),
+        (
+            "Aging is a prominent risk factor for severe COVID-19.",
+            "Aging itself is a prominent risk factor for severe COVID‐19.",
+        ),
         (
             "The intakes of potato chips and sugary drinks increased during the lockdown.",
             "Potato chip, red meat, and sugary drink intakes increased significantly during the lockdown.",
