@@ -695,3 +695,13 @@ def test_nei_takes_the_first_candidate_abstract_the_judge_calls_neutral() -> Non
         r.reason == "label_not_confirmed" and r.detail.startswith("NOT_ENOUGH_INFO") and r.item_id == "t:0"
         for r in first.rejects
     )
+
+
+def test_nei_candidates_are_judged_only_with_a_label_check() -> None:
+    spec = {"judge": {"name": "statin-judge"}, "negator": None, "nei_claim": "claim"}
+    off = _pipeline(**spec, label_check="off").build(ITEMS)  # no judge: the first candidate, nothing recorded
+    nei = {e.source_item_id: e for e in off.examples if e.label == Label.NOT_ENOUGH_INFO}
+    assert nei["t:0"].evidence_id == "d" and "nei_candidate" not in nei["t:0"].provenance.details
+    flag = _pipeline(**spec, label_check="flag").build(ITEMS)  # flagged examples are judged the same way
+    nei = {e.source_item_id: e for e in flag.examples if e.label == Label.NOT_ENOUGH_INFO}
+    assert nei["t:0"].evidence_id != "d" and nei["t:0"].provenance.details["nei_candidate"] == 2

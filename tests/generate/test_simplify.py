@@ -254,3 +254,8 @@ def test_a_reflexive_subject_is_a_misparse(parse) -> None:  # type: ignore[no-un
     doc = parse("Ubiquitin itself can be phosphorylated on serine 65 by PINK1.")
     problems = {c.text: c.problem for c in (claim_from_clause(doc, cl) for cl in clauses(doc))}
     assert problems["Itself can be phosphorylated on serine 65 by PINK1."] == "pronoun_subject"
+
+
+def test_verbs_with_objects_of_their_own_still_split(parse) -> None:  # type: ignore[no-untyped-def]
+    texts = [t for t, _ in _claims(parse, "Goblet cells synthesize mucins and secrete trefoil factors.")]
+    assert texts == ["Goblet cells synthesize mucins.", "Goblet cells secrete trefoil factors."]

@@ -99,3 +99,34 @@ def test_names_with_digits_are_not_numbers(nlp) -> None:  # type: ignore[no-unty
 def test_vocabulary_without_a_parse() -> None:
     vocab = evidence_vocabulary("We enrolled 21,774 patients (COVID‐19) in ten sites.")
     assert {"21774", "21,774", "covid", "19", "10", "ten", "patients"} <= vocab
+
+
+def test_numbers_match_whole(nlp) -> None:  # type: ignore[no-untyped-def]
+    # "4.49" is not "4" and "49"; "1,000" is "1000"
+    assert check(nlp, "The odds ratio was 4.49.", "The odds ratio was 4.9 in 49 patients.").risky == ("4.49",)
+    assert check(nlp, "The trial enrolled 1,000 patients.", "The trial enrolled 1000 patients.").uncovered == ()
+    assert check(nlp, "The odds ratio was 4.49.", "An odds ratio of 4.49 was found.").uncovered == ()
+
+
+def test_words_that_only_look_risky(nlp) -> None:  # type: ignore[no-untyped-def]
+    evidence = "Metformin is a first-line drug that lowered glucose by at least 38% in patients with diabetes."
+    for claim in (
+        "One of the drugs, metformin, lowered glucose in patients with diabetes.",  # "one" counts nothing
+        "Metformin lowered glucose by at least 38%.",  # a bound, not a superlative
+        "Metformin is a first-line drug.",
+    ):
+        assert check(nlp, claim, evidence).risky == (), claim
+
+
+def test_a_written_out_abbreviation_is_covered_by_either_form(nlp) -> None:  # type: ignore[no-untyped-def]
+    assert check(nlp, "Autism spectrum disorder (ASD) is highly heritable.", "ASD is highly heritable.").uncovered == ()
+    claim = "Type 2 diabetes (T2D) raises the risk of stroke."
+    assert check(nlp, claim, "Type 2 diabetes raises the risk of stroke.").uncovered == ()
+    assert check(nlp, claim, "T2D raises the risk of stroke.").uncovered == ()
+    assert check(nlp, claim, "Obesity raises the risk of stroke.").risky == ("2",)  # neither form: counted
+
+
+def test_each_missing_word_once_and_short_stems_do_not_match(nlp) -> None:  # type: ignore[no-untyped-def]
+    cover = check(nlp, "Macaque cells and macaque models respond to the protein.", "Cells respond to protection.")
+    assert [w.lower() for w in cover.uncovered] == ["macaque", "models", "protein"]
+    assert check(nlp, "Aspirin reduces fever.", "").uncovered == ("Aspirin", "fever")  # empty evidence

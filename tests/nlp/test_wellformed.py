@@ -130,3 +130,11 @@ def test_such_as_before_a_coordinator_is_a_broken_list(parse) -> None:  # type: 
         assert any(r.startswith("broken_list") for r in wf.wellformed_reasons(text, parse(text))), text
     text = "Diets are rich in antioxidants, such as vitamins and minerals."
     assert not any(r.startswith("broken_list") for r in wf.wellformed_reasons(text, parse(text)))
+
+
+def test_broken_list_at_the_end_and_before_a_comma(parse) -> None:  # type: ignore[no-untyped-def]
+    for text in (
+        "Lifestyle changes were documented, such as, and sleep.",
+        "Lifestyle changes were documented such as or",
+    ):
+        assert any(r.startswith("broken_list") for r in wf.wellformed_reasons(text, parse(text))), text

@@ -680,7 +680,9 @@ class ClaimGen(Pipeline):
                     "evidence_max_uncovered",
                     "nlp",
                 ),
-                version="3",  # issue 11: evidence the judge says entails the claim; 3: the over-claim check
+                version="4",  # issue 11: evidence the judge says entails the claim; 3: the over-claim check;
+                # 4: numbers matched whole, a written-out abbreviation covered by either form, "one of", "at least"
+                # and "first-line" not over-claims, stems matched on 75% of the shorter word (the review's findings)
             ),
             # version 2: negations judged against the evidence, rare-word floor (issue 11)
             # 4: KBIN matches a short substitute ("No") in the evidence in its own case; 5: minimal-edit negation
@@ -741,8 +743,10 @@ class ClaimGen(Pipeline):
     def _entailed_evidence(self, chunk: Chunk) -> None:
         """The document that states each claim: of the passages (one or two consecutive sentences) of the
         cited abstracts and the citing paper's own, the ``evidence_top_k`` most similar to the claim (by
-        embedding) are judged, and the most entailing one decides, if the judge's P(entailment) reaches the
-        SUPPORTED gate; otherwise the claim is a reject (``no_entailing_evidence``)."""
+        embedding) are judged; a passage whose P(entailment) reaches the SUPPORTED gate entails the claim, and the
+        most entailing one whose document also holds the claim's content words (the over-claim check,
+        ``evidence_max_uncovered``) is kept. No entailing passage: ``no_entailing_evidence``; none in a document
+        that holds the claim's words: ``evidence_lacks_claim_content``, naming the words the best one lacks."""
         cfg = self.config
         units = chunk.live()
         todo = [(u, (k, c)) for u in units for k, c in enumerate(u.data["claims"], 1)]
@@ -778,12 +782,9 @@ class ClaimGen(Pipeline):
             best[n] = max(best.get(n, 0.0), float(p[0]))
             if float(p[0]) >= gate:
                 entailing.setdefault(n, []).append((float(p[0]), doc_id, span))
+        claim_of = {n: c.text for n, (_u, (_k, c)) in enumerate(todo)}
         covers = self._coverage(
-            {
-                (n, doc_id): (todo[n][1][1].text, docs[doc_id].text)
-                for n, found in entailing.items()
-                for _, doc_id, _ in found
-            }
+            {(n, doc_id): (claim_of[n], docs[doc_id].text) for n, found in entailing.items() for _, doc_id, _ in found}
         )
         for u in units:
             u.data["paired"] = []
@@ -959,7 +960,7 @@ class ClaimGen(Pipeline):
                     extra = {"evidence_rank": rank, "evidence_cosine": round(float(sims[i]), 6)}
                     cands.append((d, "related_abstract", extra))
                 rank += 1
-        neutral = self._judged_neutral(texts_of, found)
+        picked = self._pick_nei_candidates(texts_of, found)
         for n, (it, p) in enumerate(paired):
             if n not in found:
                 continue  # a duplicate claim
@@ -976,10 +977,10 @@ class ClaimGen(Pipeline):
                 )
                 continue
             # the first candidate the judge calls NOT_ENOUGH_INFO (else the first: the label check decides)
-            pick = next((m for m in range(len(found[n])) if neutral.get((n, m), False)), 0)
+            pick = picked.get(n, 0)
             doc, how, extra = found[n][pick]
             details = {"nei_evidence": how, "nei_claim": "negation" if n in negated else "claim", **extra}
-            if len(found[n]) > 1:
+            if n in picked:
                 details["nei_candidate"] = pick + 1
             if n in negated:
                 details["negation"] = p.negation.details
@@ -987,21 +988,30 @@ class ClaimGen(Pipeline):
                 self._example(it, p.number, Label.NOT_ENOUGH_INFO, texts_of[n], doc, p.claim, details)
             )
 
-    def _judged_neutral(
+    def _pick_nei_candidates(
         self, texts: dict[int, str], found: dict[int, list[tuple[Document, str, dict[str, Any]]]]
-    ) -> dict[tuple[int, int], bool]:
-        """Whether the judge's verdict on (claim n, its candidate m) passes the NOT_ENOUGH_INFO gate of the label
-        check; nothing when there is no check or only one candidate to choose from."""
-        keys = [(n, m) for n, cands in found.items() if len(cands) > 1 for m in range(len(cands))]
-        if not keys or self.config.label_check == "off":
+    ) -> dict[int, int]:
+        """The candidate each claim pairs with: the first the judge calls NOT_ENOUGH_INFO (the label check's gates),
+        judged in rounds (every claim's first candidate, then the next one only where that failed); nothing for a
+        claim with one candidate or when there is no check (the first is then paired unjudged)."""
+        if self.config.label_check == "off":
             return {}
-        probs = judge(
-            self.component("judge"),
-            [texts[n] for n, _ in keys],
-            [evidence_sentences(found[n][m][0].text) for n, m in keys],
-        )
         th = self.config.label_thresholds
-        return {key: verdict(Label.NOT_ENOUGH_INFO, p, th).passed for key, p in zip(keys, probs, strict=True)}
+        todo = [n for n, cands in found.items() if len(cands) > 1]
+        chosen: dict[int, int] = {}
+        for m in range(max((len(found[n]) for n in todo), default=0)):
+            keys = [n for n in todo if n not in chosen and m < len(found[n])]
+            if not keys:
+                break
+            probs = judge(
+                self.component("judge"),
+                [texts[n] for n in keys],
+                [evidence_sentences(found[n][m][0].text) for n in keys],
+            )
+            for n, p in zip(keys, probs, strict=True):
+                if verdict(Label.NOT_ENOUGH_INFO, p, th).passed:
+                    chosen[n] = m
+        return {n: chosen.get(n, 0) for n in todo}
 
     def _example(
         self,

@@ -227,8 +227,11 @@ _FINITE = ("VBZ", "VBP", "VBD", "MD")
 _DEICTIC_DET = {"this", "these", "those", "such", "our", "their", "its", "his", "her", "my", "your", "said"}
 _SUBJECT_OR_COP = SUBJECT_DEPS | {"cop"}
 _CLAUSE_CORE = SUBJECT_DEPS | {"obj", "cop"}  # a conjunct with one of these is a clause of its own
-_PRONOUN_SUBJ = {"it", "they", "this", "these", "those", "he", "she", "we", "such", "that", "its", "their", "which"}
-_PRONOUN_SUBJ |= {"itself", "themselves"}  # "Ubiquitin itself can be ...": the name read as a root of its own
+# (a reflexive subject is a misparse: "Ubiquitin itself can be ..." with the name read as a root of its own)
+_PRONOUN_SUBJ = {
+    *("it", "they", "this", "these", "those", "he", "she", "we", "such", "that", "its", "their", "which"),
+    *("itself", "themselves"),
+}
 
 
 @dataclass(frozen=True)
@@ -280,8 +283,9 @@ _COMPLEMENTS = ("obj", "iobj", "ccomp", "xcomp", "obl", "obl:agent", "nsubj", "n
 
 
 def _shares_object(pred: Any, conj: Any) -> bool:
-    """Verbs coordinated around one object ("synthesize and secrete X"): the first has nothing after it but the
-    coordinator, the second has the object."""
+    """Verbs coordinated around one object ("synthesize and secrete X"): the first has no complement of its own
+    after it and nothing but the coordinator (or words of the second verb) between them; the second has the
+    object. "synthesize X and secrete Y" still splits."""
     if not pred.tag_.startswith("VB") or any(g.dep_ in ("nsubj", "nsubj:pass") for g in conj.children):
         return False
     between = range(pred.i + 1, conj.i)
@@ -374,7 +378,7 @@ def _coordination(doc: Any, i: int) -> tuple[Any, list[Any]] | None:
             return None
         tok = tok.head
     if first.dep_ == "conj" and _is_predicate(first.head):
-        return None  # the list continues one the parse hung on the predicate (above)
+        return None  # the first member is itself a conjunct of the predicate: the rest of a list hung on it (above)
     members = [first, *_nominal_conjuncts(first)]
     return (first, members) if len(members) >= 2 else None
 
@@ -392,7 +396,7 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
     of = any(c.lower_ == "of" for c in first.children if c.dep_ == "case")
     if of and first.dep_ == "nmod" and first.head.lemma_.lower() in _RELATIONAL_NOUNS:
         return tokens  # "the association of FGF21 and NAFLD" needs both
-    if len({_quantity(m) for m in members}) > 1:
+    if len({_is_quantity(m) for m in members}) > 1:
         return tokens  # "ranges from 11 to 15% and its 12-month prevalence is ...": a quantity and a noun, a misparse
     if first.dep_ in ("nsubj", "nsubj:pass"):
         return tokens  # a reduced subject breaks agreement ("MS2 and Qβ are" -> "Qβ are")
@@ -430,7 +434,7 @@ _RELATIONAL_NOUNS = frozenset(
 )
 
 
-def _quantity(tok: Any) -> bool:
+def _is_quantity(tok: Any) -> bool:
     return tok.text == "%" or tok.pos_ == "NUM"
 
 

@@ -16,8 +16,10 @@ ClaimGen builds found in about half of the SUPPORTED examples (docs/claimgen.md)
 - **risky** uncovered words are numbers, strengtheners, quantifiers and superlatives: one of them is an
   over-claim by itself.
 
-The check is lexical, so a synonym the evidence uses instead ("men" / "male") counts as uncovered; pipelines allow
-a few such words (``evidence_max_uncovered``) and reject only on risky ones or more than that.
+The check is lexical, so a synonym the evidence uses instead ("men" / "male") counts as uncovered; a pipeline sets how
+many such words it allows (ClaimGen's ``evidence_max_uncovered``, 0 by default) and rejects on any risky one. A
+"long form (SF)" the claim defines is covered when the evidence has either form. Known limits: compound number words
+("twenty-one", "two hundred") are not read as numbers.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Coverage", "coverage", "evidence_vocabulary"]
+from claimforge.nlp.wellformed import abbreviation_definitions
+
+__all__ = ["Coverage", "coverage", "evidence_vocabulary", "parse_text"]
 
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
 _WORD = re.compile(r"\w+")
@@ -61,7 +65,8 @@ LIGHT_NOUNS = frozenset(
     "variety range series".split()
 )
 _STEM = 5  # letters a shared prefix needs to count as the same word
-_STEM_SHARE = 0.6  # ... and the share of the shorter word it must cover
+_STEM_SHARE = 0.75  # ... and the share of the shorter word it must cover ("autophagy" / "autophagic", not
+# "protein" / "protection" or "cardiomyopathy" / "cardiac")
 
 
 def _normalise(text: str) -> str:
@@ -135,33 +140,75 @@ class Coverage:
         return "; ".join(parts)
 
 
+def _is_number(t: Any) -> bool:
+    return bool(_NUMBER.fullmatch(t.lower_))  # "18", "4.49", "21,774", "38%" (not a name with a digit: "HIV-1")
+
+
 def _risky(t: Any) -> bool:
     low = t.lower_
+    doc = t.doc
+    if low in ("least", "most") and t.i > 0 and doc[t.i - 1].lower_ == "at":
+        return False  # "at least 38%": a bound, not a superlative
+    if low == "first" and t.i + 1 < len(doc) and doc[t.i + 1].text == "-":
+        return False  # "first-line"
     return (
-        low in _NUMBER_WORDS
+        (low in _NUMBER_WORDS and not (t.i + 1 < len(doc) and doc[t.i + 1].lower_ == "of"))  # not "One of the"
         or low in STRENGTHENERS
         or low in QUANTIFIERS
         or t.tag_ in ("JJS", "RBS")
-        or bool(_NUMBER.fullmatch(low))  # "18", "4.49", "21,774", "38%" (not a name with a digit: "HIV-1", "ACE2")
+        or _is_number(t)
     )
+
+
+def _defined_abbreviations(claim_doc: Any, vocabulary: frozenset[str]) -> set[int]:
+    """The tokens of each "long form (SF)" the claim defines whose long form or short form the evidence has
+    (either is enough: claimforge writes out abbreviations the evidence may use in either form)."""
+    defs = abbreviation_definitions(claim_doc.text)
+    out: set[int] = set()
+    for t in claim_doc:
+        i = t.i
+        if (
+            t.text != "("
+            or i + 2 >= len(claim_doc)
+            or claim_doc[i + 2].text != ")"
+            or claim_doc[i + 1].text not in defs
+        ):
+            continue
+        short = claim_doc[i + 1].text
+        long_words = _WORD.findall(defs[short].lower())
+        group, seen, j = {i + 1}, 0, i - 1
+        while j >= 0 and seen < len(long_words):
+            seen += len(_WORD.findall(claim_doc[j].text))
+            group.add(j)
+            j -= 1
+        if short.lower() in vocabulary or all(_covered(w, "", vocabulary, False) for w in long_words):
+            out |= group
+    return out
 
 
 def coverage(claim_doc: Any, vocabulary: frozenset[str]) -> Coverage:
     """The content words of a parsed claim (``claim_doc``, a spaCy ``Doc`` of the claim's text with dashes
-    normalised, see :func:`parse_text`) that the evidence (its :func:`evidence_vocabulary`) does not have."""
+    normalised, see :func:`parse_text`) that the evidence (its :func:`evidence_vocabulary`) does not have, each
+    once."""
     uncovered: list[str] = []
     risky: list[str] = []
+    defined = _defined_abbreviations(claim_doc, vocabulary)
     for t in claim_doc:
-        if not any(ch.isalnum() for ch in t.text):
+        if not any(ch.isalnum() for ch in t.text) or t.i in defined:
             continue
         is_risky = _risky(t)
         if not is_risky and (t.pos_ not in _CONTENT_POS or t.is_stop or t.lemma_.lower() in LIGHT_NOUNS):
             continue
-        parts = _WORD.findall(_normalise(t.text)) or [t.text]
+        if _is_number(t):  # a number matches whole ("4.49" is not "4" and "49")
+            parts, exact = [t.lower_.rstrip("%")], True
+        else:
+            parts = _WORD.findall(_normalise(t.text)) or [t.text]
+            exact = t.tag_ in ("JJS", "RBS") or t.lower_ in _NUMBER_WORDS
         lemma = t.lemma_.lower() if len(parts) == 1 else ""
-        exact = t.tag_ in ("JJS", "RBS") or t.lower_ in _NUMBER_WORDS
         if all(_covered(p, lemma, vocabulary, exact) for p in parts):
             continue
+        if t.lower_ in {w.lower() for w in uncovered}:
+            continue  # "macaque and macaque models": one word the evidence lacks
         uncovered.append(t.text)
         if is_risky:
             risky.append(t.text)

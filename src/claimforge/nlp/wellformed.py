@@ -70,9 +70,12 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     return reasons
 
 
+# "such as" right before a coordinator: a list cut at its start ("such as and Mental Health Studies Register",
+# "such as, and Y", "such as well as a commitment")
+_BROKEN_SUCH_AS = re.compile(r"\bsuch as\s*,?\s*(?:and|or|but|well as)(?!\w)", re.I)
+
 # a word that starts with a hyphen: a symbol (a Greek letter, an inline formula) the source text lost before it;
 # not a shared prefix ("anti-CD3 and -CD28", "pro- and -inflammatory") nor a chemical group in brackets ("(-SH)")
-_BROKEN_SUCH_AS = re.compile(r"\bsuch as (?:and|or|well as|but|,)(?=\W)", re.I)
 _LOST_SYMBOL = re.compile(r"(?:^|(?<!\band)(?<!\bor)(?<!,)\s)(-[A-Za-z][\w-]*)")
 
 
