@@ -284,9 +284,14 @@ def test_a_claims_significance_must_be_in_its_evidence() -> None:
     pipe, _ = _pipeline(mismatch=None, labels=[Label.SUPPORTED, Label.REFUTED])
     res = pipe.build([paper])
     assert not res.examples
-    assert {r.reason for r in res.rejects} >= {"significance_not_in_evidence", "no_stated_significance"}
+    assert {r.reason for r in res.rejects} >= {"significance_not_in_evidence", "no_claim_its_evidence_states"}
     # without the rule, the judge decides (here it finds no "significantly" in the evidence either)
-    pipe, _ = _pipeline(mismatch=None, labels=[Label.SUPPORTED, Label.REFUTED], require_stated_significance=False)
+    pipe, _ = _pipeline(
+        mismatch=None,
+        labels=[Label.SUPPORTED, Label.REFUTED],
+        require_stated_significance=False,
+        evidence_max_uncovered=None,  # which would reject "significantly" too (below)
+    )
     assert {r.reason for r in pipe.build([paper]).rejects} == {"claim_not_confirmed", "no_confirmed_claims"}
 
 
@@ -364,7 +369,7 @@ def test_binary_scheme_and_config_errors() -> None:
 
 def test_every_paper_accounted_for_and_unconfirmed_claims_lose_their_negatives() -> None:
     vague = PAPERS[2].model_copy(update={"id": "p5", "abstract": (), "ref": PAPERS[2].ref})
-    pipe, _ = _pipeline(min_restated=0.0, require_stated_significance=False)
+    pipe, _ = _pipeline(min_restated=0.0, require_stated_significance=False, evidence_max_uncovered=None)
     res = pipe.build([*PAPERS, NO_RESULTS, vague])
     item_rejects = {r.item_id: r.reason for r in res.rejects if r.scope == "item"}
     assert item_rejects["p4"] == "no_claim_sections"
@@ -415,3 +420,29 @@ def test_llm_generator_and_negator_against_a_chat_server(chat_server: Any) -> No
     assert n.text == "Metformin impairs insulin sensitivity in mice." and n.details["method"] == "llm"
     assert "surely false" in server.requests[-1]["messages"][0]["content"]
     assert len(server.requests[-1]["messages"]) == 1 + 2 * 8 + 1
+
+
+def test_a_claim_with_a_number_its_evidence_lacks_is_an_over_claim() -> None:
+    paper = _paper("p9", "metformin", "insulin sensitivity", "obesity")
+    results = paper.sections[2]
+    finding = "Treatment with metformin significantly increased insulin sensitivity by 35% in adult mice."
+    paper = paper.model_copy(
+        update={
+            "sections": (
+                *paper.sections[:2],
+                results.model_copy(update={"paragraphs": ((finding, *results.paragraphs[0][1:]),)}),
+                paper.sections[3],
+            )
+        }
+    )
+    labels = [Label.SUPPORTED, Label.REFUTED]
+    pipe, _ = _pipeline(mismatch=None, labels=labels)
+    res = pipe.build([paper])
+    lost = [r for r in res.rejects if r.reason == "evidence_lacks_claim_content"]
+    assert lost and lost[0].detail.startswith("over-claiming: 35")
+    assert {r.reason for r in res.rejects if r.scope == "item"} == {"no_claim_its_evidence_states"}
+    assert not res.examples
+    # off: the judge alone decides, and no parser is loaded
+    pipe, _ = _pipeline(mismatch=None, labels=labels, evidence_max_uncovered=None)
+    assert "evidence_lacks_claim_content" not in {r.reason for r in pipe.build([paper]).rejects}
+    assert "nlp" not in pipe.components

@@ -31,7 +31,7 @@ from pydantic import Field, model_validator
 
 from claimforge.generate.simplify import can_be_finite, claim_from_clause, clauses, clean_sentence, verb_like
 from claimforge.io.splits import text_key
-from claimforge.nlp.coverage import Coverage, coverage, evidence_vocabulary, parse_text
+from claimforge.nlp.coverage import Coverage, coverages
 from claimforge.nlp.normalize import contains_content, content_lemmas, finish_sentence, word_count
 from claimforge.nlp.wellformed import COMMON_ABBREVIATIONS, abbreviation_definitions, expand_abbreviations
 from claimforge.pipeline import (
@@ -820,10 +820,7 @@ class ClaimGen(Pipeline):
         nlp = self.component("nlp")
         if nlp is None or not pairs:
             return {}
-        texts = sorted({t for pair in pairs.values() for t in pair})
-        parsed = dict(zip(texts, nlp.parse([parse_text(t) for t in texts]), strict=True))
-        vocab = {e: evidence_vocabulary(e, parsed[e]) for _, e in pairs.values()}
-        return {key: coverage(parsed[claim], vocab[e]) for key, (claim, e) in pairs.items()}
+        return dict(zip(pairs, coverages(nlp, list(pairs.values())), strict=True))
 
     def _passes(self, cover: Coverage | None) -> bool:
         limit = self.config.evidence_max_uncovered

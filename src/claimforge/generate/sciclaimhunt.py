@@ -37,6 +37,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from claimforge.generate.claimgen import GeneratedClaim, with_abbreviations_defined
+from claimforge.nlp.coverage import coverages
 from claimforge.nlp.normalize import word_count
 from claimforge.nlp.wellformed import abbreviation_definitions
 from claimforge.pipeline import BuildState, Chunk, LabelCheckConfig, Pipeline, Stage
@@ -229,6 +230,13 @@ class SciClaimHuntConfig(LabelCheckConfig):
     # state no test (no "significant", p-value or confidence interval) says more than its evidence: the judge
     # passes it, blind readers do not (5 of 6 such SUPPORTED examples read, 2026-11-27): the claim is dropped
     require_stated_significance: bool = True
+    # The over-claim check (nlp/coverage.py) against those passages: a claim with a number, strengthener
+    # ("directly"), quantifier ("several") or superlative they lack, or more than this many other content words
+    # they lack, is an ``evidence_lacks_claim_content`` reject. A blind reading of 48 SUPPORTED examples by words
+    # missing (docs/sciclaimhunt.md, 2026-11-28): none 10/12 read SUPPORTED, one 10/12, two or more 8/12, a risky
+    # word 3/12: hence 1. None: no check.
+    evidence_max_uncovered: int | None = Field(1, ge=0)
+    nlp: dict[str, Any] = Field(default_factory=lambda: {"name": "spacy"})  # the over-claim check's parser
     judge_sentences: int = Field(5, ge=1)  # sentences of the evidence the label check reads, at most
     # ... and at most this many words (None: no limit). Evidence longer than the judge's 128-token window makes
     # it rank the sentences by embedding them first (a third of a build's time); on 200 PMC papers (docs/
@@ -406,6 +414,7 @@ class SciClaimHunt(Pipeline):
         "numeric": "negator",
         "entity": "negator",
         "judge": "nli",
+        "nlp": "nlp",
     }
     prefilter_fields = ("claim_sections",)
     config: SciClaimHuntConfig
@@ -413,6 +422,8 @@ class SciClaimHunt(Pipeline):
     def uses(self, name: str) -> bool:
         if name == "judge":
             return super().uses(name) or self.config.min_faithfulness is not None
+        if name == "nlp":
+            return self.config.evidence_max_uncovered is not None
         return super().uses(name)
 
     def prefilter(self) -> SciClaimHuntPrefilter:
@@ -479,8 +490,10 @@ class SciClaimHunt(Pipeline):
                     "judge_skip_sections",
                     "judge_skip_aims",
                     "require_stated_significance",
+                    "evidence_max_uncovered",
+                    "nlp",
                 ),
-                version="3",  # 3: findings only (no introduction, methods or aims)
+                version="4",  # 3: findings only (no introduction, methods or aims); 4: the over-claim check
             ),
             Stage(
                 "confirm claims",
@@ -696,8 +709,27 @@ class SciClaimHunt(Pipeline):
                 else:
                     kept.append(cl)
             u.data["claims"] = kept
-            if not kept:
-                chunk.reject(u, "evidence", "no_stated_significance", "no claim's evidence states its significance")
+        self._over_claims(chunk)
+        for u in chunk.live():
+            if not u.data["claims"]:
+                chunk.reject(u, "evidence", "no_claim_its_evidence_states", "no claim's evidence states all it says")
+
+    def _over_claims(self, chunk: Chunk) -> None:
+        """The over-claim check of each claim against the passages the judge reads (``evidence_max_uncovered``)."""
+        limit = self.config.evidence_max_uncovered
+        nlp = self.component("nlp")
+        todo = [(u, cl) for u in chunk.live() for cl in u.data["claims"]]
+        if limit is None or nlp is None or not todo:
+            return
+        found = coverages(nlp, [(cl.text, " ".join(cl.judge_evidence)) for _, cl in todo])
+        lacking = set()
+        for (u, cl), cover in zip(todo, found, strict=True):
+            if not cover.passes(limit):
+                lacking.add(id(cl))
+                detail = f"{cover.describe()} :: {cl.text[:200]}"
+                chunk.add_reject(_reject(u.item, "evidence", "evidence_lacks_claim_content", detail))
+        for u in chunk.live():
+            u.data["claims"] = [cl for cl in u.data["claims"] if id(cl) not in lacking]
 
     def _confirm(self, chunk: Chunk) -> None:
         """The label check of the SUPPORTED claims, early: a claim the judge does not find entailed by its evidence

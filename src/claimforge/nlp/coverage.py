@@ -25,13 +25,13 @@ many such words it allows (ClaimGen's ``evidence_max_uncovered``, 0 by default) 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from claimforge.nlp.wellformed import abbreviation_definitions
 
-__all__ = ["Coverage", "coverage", "evidence_vocabulary", "parse_text"]
+__all__ = ["Coverage", "coverage", "coverages", "evidence_vocabulary", "parse_text"]
 
 _DASHES = re.compile(r"[\u2010-\u2015\u2212]")
 _WORD = re.compile(r"\w+")
@@ -219,3 +219,14 @@ def parse_text(text: str) -> str:
     """The text to parse for :func:`coverage`: dashes of every kind written as "-" (so "COVID‐19" and "COVID-19"
     are one word)."""
     return _normalise(text)
+
+
+def coverages(nlp: Any, pairs: Sequence[tuple[str, str]]) -> list[Coverage]:
+    """:func:`coverage` of each (claim, evidence) pair, every distinct text parsed once with ``nlp`` (a claimforge
+    ``nlp`` component)."""
+    if not pairs:
+        return []
+    texts = sorted({t for pair in pairs for t in pair})
+    parsed = dict(zip(texts, nlp.parse([parse_text(t) for t in texts]), strict=True))
+    vocab = {e: evidence_vocabulary(e, parsed[e]) for e in {e for _, e in pairs}}
+    return [coverage(parsed[claim], vocab[e]) for claim, e in pairs]
