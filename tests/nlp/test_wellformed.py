@@ -138,3 +138,10 @@ def test_broken_list_at_the_end_and_before_a_comma(parse) -> None:  # type: igno
         "Lifestyle changes were documented such as or",
     ):
         assert any(r.startswith("broken_list") for r in wf.wellformed_reasons(text, parse(text))), text
+
+
+def test_a_title_has_no_verb_in_its_capitalised_words(parse) -> None:  # type: ignore[no-untyped-def]
+    text = "The Global Burden of Metabolic Risk Factors for Chronic Diseases Collaboration."
+    assert "no_finite_verb" in wf.wellformed_reasons(text, parse(text))
+    text = "The brain stem monitors the level of carbon dioxide."  # the fallback still finds a lower-case verb
+    assert "no_finite_verb" not in wf.wellformed_reasons(text, parse(text))

@@ -65,7 +65,8 @@ class ClaimCheck:
         # v6: references to the sentence before ("Another possibility is", "Besides this", "similar results") are
         # not self-contained; v7: an acronym at the end is no dangling word ("in severe AS"), a singular the tagger
         # calls plural is no agreement error ("Pulp proper resembles"; "people", "cattle" are plural), a lone
-        # "Since ..." clause is no sentence; v8: "such as" followed by a coordinator is a broken list
+        # "Since ..." clause is no sentence; v8: "such as" followed by a coordinator is a broken list,
+        # a capitalised word is no fallback verb ("... for Chronic Diseases Collaboration." has no verb)
         self.model_id = f"wellformed-v8+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:

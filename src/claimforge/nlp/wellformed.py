@@ -166,6 +166,8 @@ def _has_main_finite(doc: Any) -> bool:
         if t.tag_ in VERBAL_TAGS and t.pos_ in ("VERB", "AUX"):
             return True
         if i > 0 and finite_verb_form(t.text):
+            if t.text[:1].isupper() and not t.text.isupper():
+                continue  # a capitalised word inside a title or a name ("Chronic Diseases Collaboration")
             prev = toks[i - 1]
             if prev.pos_ in _NOT_BEFORE_VERB or prev.lower_ in ("a", "an", "the", "to", "of"):
                 continue
