@@ -166,9 +166,9 @@ def _has_main_finite(doc: Any) -> bool:
         if t.tag_ in VERBAL_TAGS and t.pos_ in ("VERB", "AUX"):
             return True
         if i > 0 and finite_verb_form(t.text):
-            if t.text[:1].isupper() and not t.text.isupper():
-                continue  # a capitalised word inside a title or a name ("Chronic Diseases Collaboration")
             prev = toks[i - 1]
+            if t.text[:1].isupper() and not t.text.isupper() and prev.text[:1].isupper() and i > 1:
+                continue  # a run of capitalised words is a title or a name ("Chronic Diseases Collaboration")
             if prev.pos_ in _NOT_BEFORE_VERB or prev.lower_ in ("a", "an", "the", "to", "of"):
                 continue
             nxt = toks[i + 1] if i + 1 < len(toks) else None
