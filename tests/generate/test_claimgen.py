@@ -597,23 +597,39 @@ def test_minimal_edit_negator_keeps_the_first_edit_the_evidence_contradicts() ->
 # -- issue 11: the over-claim check (a judge that entails everything; the evidence must hold the claim's words) ---
 
 
-class LenientJudgeConfig(ComponentConfig):
-    pass
+class KeywordJudgeConfig(ComponentConfig):
+    keyword: str
+    if_present: tuple[float, float, float]  # P(entailment, contradiction, neutral) when the evidence has the keyword
+    otherwise: tuple[float, float, float]
 
 
-class LenientJudge:
-    """Entails every claim: 0.99 from abstract a's passages, 0.9 from the others (a ranks first)."""
+class KeywordJudge:
+    """Fixed probabilities, one row when the evidence holds ``keyword``, another when it does not."""
 
-    model_id = "lenient-judge"
-
-    def __init__(self, config: LenientJudgeConfig | None = None) -> None:
-        pass
+    def __init__(self, config: KeywordJudgeConfig) -> None:
+        self.config = config
+        self.model_id = f"keyword-judge:{config.keyword}"
 
     def predict_proba(self, pairs: list[Any], progress: Any = None) -> np.ndarray:
-        return np.array([[0.99 if "hepatic" in " ".join(p.evidence) else 0.9, 0.005, 0.005] for p in pairs])
+        c = self.config
+        return np.array([c.if_present if c.keyword in " ".join(p.evidence) else c.otherwise for p in pairs])
 
 
-registry.register("nli", "lenient-judge", LenientJudgeConfig)(LenientJudge)
+registry.register("nli", "keyword-judge", KeywordJudgeConfig)(KeywordJudge)
+# entails every claim: 0.99 from abstract a's passages, 0.9 from the others (a ranks first)
+LENIENT_JUDGE = {
+    "name": "keyword-judge",
+    "keyword": "hepatic",
+    "if_present": [0.99, 0.005, 0.005],
+    "otherwise": [0.9, 0.005, 0.005],
+}
+# half-entailed when the evidence is about statins (abstract d), else neutral
+STATIN_JUDGE = {
+    "name": "keyword-judge",
+    "keyword": "Statins",
+    "if_present": [0.5, 0.1, 0.4],
+    "otherwise": [0.02, 0.02, 0.96],
+}
 
 OVERCLAIM = SentenceItem(
     id="t:9",
@@ -624,7 +640,7 @@ OVERCLAIM = SentenceItem(
 
 
 def test_an_over_claim_the_judge_passes_is_rejected_with_the_words_it_adds() -> None:
-    spec = {"evidence": "entailed", "judge": {"name": "lenient-judge"}, "negator": None}
+    spec = {"evidence": "entailed", "judge": LENIENT_JUDGE, "negator": None}
     result = _pipeline(**spec).build([OVERCLAIM])
     assert not [e for e in result.examples if e.label == Label.SUPPORTED]
     lost = [r for r in result.rejects if r.reason == "evidence_lacks_claim_content"]
@@ -642,7 +658,7 @@ def test_an_over_claim_the_judge_passes_is_rejected_with_the_words_it_adds() -> 
 def test_the_document_that_holds_the_claims_words_is_chosen_over_a_more_entailing_one() -> None:
     states_it = _doc("e", "Metformin directly inhibits gluconeogenesis in the liver of mice. Doses varied")
     item = OVERCLAIM.model_copy(update={"cited": (DOCS["a"], states_it)})
-    pipe = _pipeline(evidence="entailed", judge={"name": "lenient-judge"}, negator=None)
+    pipe = _pipeline(evidence="entailed", judge=LENIENT_JUDGE, negator=None)
     result = pipe.build([item])
     sup = [e for e in result.examples if e.label == Label.SUPPORTED]
     assert [e.evidence_id for e in sup] == ["e"]
@@ -652,7 +668,7 @@ def test_the_document_that_holds_the_claims_words_is_chosen_over_a_more_entailin
 
 def test_a_claim_with_a_word_the_evidence_lacks_is_kept_only_when_allowed_and_the_word_is_recorded() -> None:
     item = OVERCLAIM.model_copy(update={"sentence": "Metformin inhibits gluconeogenesis in the murine liver [3]."})
-    spec = {"evidence": "entailed", "judge": {"name": "lenient-judge"}, "negator": None}
+    spec = {"evidence": "entailed", "judge": LENIENT_JUDGE, "negator": None}
     lenient = _pipeline(**spec, evidence_max_uncovered=1).build([item])
     sup = [e for e in lenient.examples if e.label == Label.SUPPORTED]
     assert sup and sup[0].provenance.details["evidence_passage"]["uncovered"] == ["murine"]
@@ -661,27 +677,8 @@ def test_a_claim_with_a_word_the_evidence_lacks_is_kept_only_when_allowed_and_th
     assert len(lost) == 1 and lost[0].detail.startswith("claim 1: not in the evidence: murine")
 
 
-class StatinJudgeConfig(ComponentConfig):
-    pass
-
-
-class StatinJudge:
-    """Calls a pair half-entailed when the evidence is about statins (abstract d), else neutral."""
-
-    model_id = "statin-judge"
-
-    def __init__(self, config: StatinJudgeConfig | None = None) -> None:
-        pass
-
-    def predict_proba(self, pairs: list[Any], progress: Any = None) -> np.ndarray:
-        return np.array([[0.5, 0.1, 0.4] if "Statins" in " ".join(p.evidence) else [0.02, 0.02, 0.96] for p in pairs])
-
-
-registry.register("nli", "statin-judge", StatinJudgeConfig)(StatinJudge)
-
-
 def test_nei_takes_the_first_candidate_abstract_the_judge_calls_neutral() -> None:
-    spec = {"judge": {"name": "statin-judge"}, "label_check": "reject", "negator": None, "nei_claim": "claim"}
+    spec = {"judge": STATIN_JUDGE, "label_check": "reject", "negator": None, "nei_claim": "claim"}
     result = _pipeline(**spec).build(ITEMS)
     nei = {e.source_item_id: e for e in result.examples if e.label == Label.NOT_ENOUGH_INFO}
     # item 0's citing abstract (d, about statins) is not neutral to the judge: the next candidate is paired
@@ -698,7 +695,7 @@ def test_nei_takes_the_first_candidate_abstract_the_judge_calls_neutral() -> Non
 
 
 def test_nei_candidates_are_judged_only_with_a_label_check() -> None:
-    spec = {"judge": {"name": "statin-judge"}, "negator": None, "nei_claim": "claim"}
+    spec = {"judge": STATIN_JUDGE, "negator": None, "nei_claim": "claim"}
     off = _pipeline(**spec, label_check="off").build(ITEMS)  # no judge: the first candidate, nothing recorded
     nei = {e.source_item_id: e for e in off.examples if e.label == Label.NOT_ENOUGH_INFO}
     assert nei["t:0"].evidence_id == "d" and "nei_candidate" not in nei["t:0"].provenance.details

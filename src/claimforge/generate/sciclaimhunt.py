@@ -721,15 +721,17 @@ class SciClaimHunt(Pipeline):
         todo = [(u, cl) for u in chunk.live() for cl in u.data["claims"]]
         if limit is None or nlp is None or not todo:
             return
-        found = coverages(nlp, [(cl.text, " ".join(cl.judge_evidence)) for _, cl in todo])
-        lacking = set()
-        for (u, cl), cover in zip(todo, found, strict=True):
-            if not cover.passes(limit):
-                lacking.add(id(cl))
-                detail = f"{cover.describe()} :: {cl.text[:200]}"
-                chunk.add_reject(_reject(u.item, "evidence", "evidence_lacks_claim_content", detail))
-        for u in chunk.live():
-            u.data["claims"] = [cl for cl in u.data["claims"] if id(cl) not in lacking]
+        covers = iter(coverages(nlp, [(cl.text, " ".join(cl.judge_evidence)) for _, cl in todo]))
+        for u in chunk.live():  # the same order as todo
+            kept = []
+            for cl in u.data["claims"]:
+                cover = next(covers)
+                if cover.passes(limit):
+                    kept.append(cl)
+                else:
+                    detail = f"{cover.describe()} :: {cl.text[:200]}"
+                    chunk.add_reject(_reject(u.item, "evidence", "evidence_lacks_claim_content", detail))
+            u.data["claims"] = kept
 
     def _confirm(self, chunk: Chunk) -> None:
         """The label check of the SUPPORTED claims, early: a claim the judge does not find entailed by its evidence
