@@ -702,3 +702,26 @@ def test_nei_candidates_are_judged_only_with_a_label_check() -> None:
     flag = _pipeline(**spec, label_check="flag").build(ITEMS)  # flagged examples are judged the same way
     nei = {e.source_item_id: e for e in flag.examples if e.label == Label.NOT_ENOUGH_INFO}
     assert nei["t:0"].evidence_id != "d" and nei["t:0"].provenance.details["nei_candidate"] == 2
+
+
+def test_nei_skips_a_candidate_abstract_that_restates_the_claim() -> None:
+    """A related abstract without the entity can still state the claim in other words: a candidate with a sentence
+    as close to the claim as ``nei_max_similarity`` is not paired, and the reject names the reason when every
+    candidate is such an abstract."""
+    restating = _doc("e", "Paracetamol reduces fever in children")
+    other = SentenceItem(
+        id="t:4",
+        sentence="Ibuprofen lowers fever [3].",
+        cited=(restating,),
+        ref=SourceRef(dataset="t", path="t.jsonl", line=5, item_id="t:4"),
+    )
+    items = [*ITEMS, other]
+    loose = _pipeline(nei_claim="claim", nei_max_similarity=None).build(items)
+    nei = {e.source_item_id: e for e in loose.examples if e.label == Label.NOT_ENOUGH_INFO}
+    assert nei["t:1"].evidence_id == "e"  # "Aspirin reduces fever in children": the closest abstract without aspirin
+    strict = _pipeline(nei_claim="claim").build(items)
+    nei = {e.source_item_id: e for e in strict.examples if e.label == Label.NOT_ENOUGH_INFO}
+    assert nei["t:1"].evidence_id != "e"
+    assert all(e.provenance.details["nei_closest_sentence"] < 0.65 for e in nei.values())
+    alone = _pipeline(nei_claim="claim", nei_max_similarity=0.01).build(items)
+    assert "every_candidate_restates_claim" in {r.reason for r in alone.rejects if r.stage == "nei"}
