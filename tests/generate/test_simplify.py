@@ -241,6 +241,35 @@ def test_verbs_sharing_an_object_are_one_clause(parse) -> None:  # type: ignore[
             "a commitment to the Mediterranean diet.",
             "commitment",
         ),
+        # misparsed coordinations from the Citation-Integrity citances (session 41), each once a broken claim
+        (
+            "The SARS-CoV-2 receptors are elevated in situations of COPD, as well as diabetes and male gender.",
+            "diabetes",
+        ),
+        ("Obesity is considered as an important health problem causing morbidity and mortality.", "mortality"),
+        (
+            "The intakes of potato chips, red meat, and sugary drinks increased significantly during the lockdown.",
+            "red meat",
+        ),
+        (
+            "COVID-19 is an age-related disease with a higher risk of organ dysfunction and mortality in older adults.",
+            "mortality",
+        ),
+        (
+            "Local side effect in the injection site and systemic side effects were higher in individuals previously "
+            "infected than in those without known past COVID-19 infection.",
+            "systemic side effects",
+        ),
+        (
+            "Epithelial-mesenchymal transition, characterized by loss of cell-cell junctions, polarity and epithelial "
+            "markers, and acquisition of mesenchymal features and motility, has been suggested to be involved in "
+            "cancer progression and metastasis.",
+            "acquisition",
+        ),
+        (
+            "Younger adults may report more adverse events due to their robust immune system, than older adults.",
+            "older",
+        ),
     ],
 )
 def test_lists_that_are_not_one_list_are_not_reduced(parse, text: str, entity: str) -> None:  # type: ignore[no-untyped-def]
@@ -259,3 +288,32 @@ def test_a_reflexive_subject_is_a_misparse(parse) -> None:  # type: ignore[no-un
 def test_verbs_with_objects_of_their_own_still_split(parse) -> None:  # type: ignore[no-untyped-def]
     texts = [t for t, _ in _claims(parse, "Goblet cells synthesize mucins and secrete trefoil factors.")]
     assert texts == ["Goblet cells synthesize mucins.", "Goblet cells secrete trefoil factors."]
+
+
+@pytest.mark.parametrize(
+    ("text", "entity", "expected"),
+    [
+        # the member before "as well as" is still a claim of its own
+        (
+            "Many sites are highly tolerant of mutations with respect to ACE2 binding as well as their expression.",
+            "mutations",
+            "Many sites are highly tolerant of mutations with respect to ACE2 binding.",
+        ),
+        # "due to" stays whole with the kept member, however the parser labels "to"
+        (
+            "The increase in life expectancy of HIV-infected patients has also driven increased costs due to "
+            "life-long HIV treatment and concurrent age-related comorbidities.",
+            "comorbidities",
+            "The increase in life expectancy of HIV-infected patients has also driven increased costs due to "
+            "concurrent age-related comorbidities.",
+        ),
+        # "risk of A and B" kept to its first member is true whichever way B attaches; a list followed by a clause
+        (
+            "COVID-19 is an age-related disease with a higher risk of organ dysfunction and mortality in older adults.",
+            "organ dysfunction",
+            "COVID-19 is an age-related disease with a higher risk of organ dysfunction in older adults.",
+        ),
+    ],
+)
+def test_doubtful_coordinations_still_reduce_where_safe(parse, text: str, entity: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _entity_claim(parse, text, entity) == expected

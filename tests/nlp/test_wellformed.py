@@ -26,6 +26,14 @@ def parse():  # type: ignore[no-untyped-def]
         ("Results regarding the genetic architecture of autism spectrum disorder.", "no_finite_verb"),
         ("Is the tomato a fruit?", "question_mark"),
         ("Although EGCG at 100 µM reduced cell viability in both lines.", "subordinate_clause_only"),
+        # a citance cut after its subject ("… et al. measured …"), and the source's own missing "that" (session 41)
+        (
+            "Measured calibration accuracy for typically developing infants and infants later diagnosed with autism "
+            "from 2 to 24 months.",
+            "no_subject",
+        ),
+        ("Measured the accuracy of the infants.", "no_subject"),
+        ("Adult neurogenesis has been suggested it can buffer stress response.", "missing_complementizer"),
     ],
 )
 def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
@@ -50,6 +58,11 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "The drug affected splicing, transcription, or both.",
         # "how much" opening a clause of its own (a SciQ conversion the check rejected, 2026-11-27)
         "The measure of how much a given volume of matter decreases under pressure is called compressibility.",
+        # a sentence opening on a participle: a fronted clause, or a verb the tagger read as a noun
+        "Made of hot, solid rock, the mantle is beneath the crust.",
+        "Increased levels of IL-6 predict mortality.",
+        "Reported side effects included fever and fatigue.",
+        "It has been suggested that neurogenesis buffers stress.",
     ],
 )
 def test_well_formed_claims_pass(parse, text: str) -> None:  # type: ignore[no-untyped-def]

@@ -66,8 +66,10 @@ class ClaimCheck:
         # not self-contained; v7: an acronym at the end is no dangling word ("in severe AS"), a singular the tagger
         # calls plural is no agreement error ("Pulp proper resembles"; "people", "cattle" are plural), a lone
         # "Since ..." clause is no sentence; v8: "such as" followed by a coordinator is a broken list,
-        # a capitalised word is no fallback verb ("... for Chronic Diseases Collaboration." has no verb)
-        self.model_id = f"wellformed-v8+{self._nlp.model_id}{lm_id}"
+        # a capitalised word is no fallback verb ("... for Chronic Diseases Collaboration." has no verb); v9: a
+        # sentence opening on a past form with no subject ("Measured calibration accuracy for ..."), a passive
+        # reporting verb before a clause without "that" ("has been suggested it can")
+        self.model_id = f"wellformed-v9+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:
         if not texts:

@@ -648,7 +648,7 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="45",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                version="46",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
                 # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3; 5: misparsed coordination
                 # and subordinate roots rejected, appositions without a comma kept, figure pointers removed, "As
                 # mentioned," openers; abbreviations written out without a doubled word; the claim check wellformed-v4;
@@ -667,7 +667,10 @@ class ClaimGen(Pipeline):
                 # physical activity", was "such physical activity"), verbs sharing an object stay together ("can
                 # synthesize and secrete X", was "can synthesize."), no reduction of a list hung on the predicate,
                 # reflexive subjects rejected, the claim check wellformed-v8; 45: nor of "the association of A and
-                # B" (relational nouns) or of a quantity coordinated with a noun ("15% and its 12 months prevalence")
+                # B" (relational nouns) or of a quantity coordinated with a noun ("15% and its 12 months prevalence");
+                # 46: nor of a coordination the parse makes doubtful (simplify._misparsed_coordination: an unlabelled
+                # attachment, an odd left part, a list that goes on, "risk of A and B", the verb's number, "than"),
+                # nor one dropping what precedes "as well as"; "due to" kept whole; the claim check wellformed-v9
             ),
             Stage(
                 "choose evidence",

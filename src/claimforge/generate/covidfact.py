@@ -255,8 +255,9 @@ class CovidFact(Pipeline):
                 # the lexicon does not know as a verb, or a bare verb without a subject, is a headline fragment; 8: no
                 # capital on a function word from the source (restore_case); 9: wellformed-v5 ("how much" opening a
                 # clause of its own is no question left); 10: a capital after an inner full stop before a comma;
-                # 11: wellformed-v7 (an acronym at the end, a singular the tagger calls plural); 12: wellformed-v8
-                version="12",
+                # 11: wellformed-v7 (an acronym at the end, a singular the tagger calls plural); 12: wellformed-v8;
+                # 13: wellformed-v9
+                version="13",
             ),
             Stage(
                 "find sources",
@@ -309,8 +310,8 @@ class CovidFact(Pipeline):
                 # another or in a negated or hedged title (the PMC titles build and its blind reading);
                 # 12: wellformed-v5; 13: "a"/"an" by the substitute's first sound (indefinite_article: "an hour",
                 # "an MRI"); 14: letters read one by one also when lower-case first ("an mRNA", "an x-ray", "an Fc");
-                # 15: wellformed-v7; 16: wellformed-v8
-                version="16",
+                # 15: wellformed-v7; 16: wellformed-v8; 17: wellformed-v9
+                version="17",
             ),
             Stage(
                 "pair NEI evidence",

@@ -222,8 +222,9 @@ class Multi2Claim(Pipeline):
                 # after the paired reading: "Delayed reaction is a feature of anaphylaxis"), the claim check
                 # wellformed-v7 ("Late ejection systolic click is seen in severe AS" passes); 46: rules-v39 ("What
                 # happens when/if ...?": "If a catalyst runs out, the reaction slows"); 47: rules-v40 (review fixes);
-                # 48: rules-v41 ("Fiber helps keep"); 49: wellformed-v8 ("such as and ..." is a broken list)
-                version="49",
+                # 48: rules-v41 ("Fiber helps keep"); 49: wellformed-v8 ("such as and ..." is a broken list);
+                # 50: wellformed-v9 (no SciQ or MedMCQA conversion changes)
+                version="50",
             ),
             Stage(
                 "embed explanations",

@@ -405,6 +405,16 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
     keep = next((m for m in members if span_tokens & _member_tokens(m, members)), None)
     if keep is None:
         return tokens
+    if _misparsed_coordination(doc, first, members, keep) is not None:
+        return tokens
+    if any(_as_well_as(doc, t.i) for t in doc[first.left_edge.i : keep.i]):
+        return tokens  # "COPD, as well as diabetes and male gender": dropping what comes before "as well as" strands it
+    if (
+        keep.i != first.i
+        and _has_case(first, "of")
+        and any(c.dep_ == "nmod" and _has_case(c, "of") for c in keep.children)
+    ):
+        return tokens  # "loss of A, B, and acquisition of C": the kept one joins "loss", not A ("loss of acquisition")
     out = set(tokens)
     for m in members:
         if m.i == keep.i:
@@ -413,7 +423,9 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
         if m.i == first.i:  # "in the intestine [of] ferrets, hamsters": the preposition serves the kept one,
             # with its fixed parts and a "such" before "as" ("such as A, B" -> "such as B", not "such B" / "as B")
             for c in first.children:
-                if c.i < first.i and (c.dep_ == "case" or (c.lower_ == "such" and doc[c.i + 1].lower_ == "as")):
+                if c.i < first.i and (
+                    c.dep_ == "case" or (c.lower_ == "such" and doc[c.i + 1].lower_ == "as") or _due_to(c)
+                ):
                     out |= _subtree(c)
     for m in members:
         for c in m.children:
@@ -425,6 +437,108 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
     # a preconjunct ("both", "either") makes no sense alone
     out -= {c.i for m in members for c in m.children if c.dep_ == "cc:preconj"}
     return out
+
+
+# what a conjunct may have before its head word: a longer left part ("as an important health problem causing
+# morbidity and mortality": "problem" parsed as a dependent of "morbidity") is a misparse
+_PREMODIFIER_DEPS = frozenset(
+    {"det", "det:predet", "amod", "compound", "nummod", "case", "nmod:poss", "punct", "cc", "cc:preconj", "advmod"}
+)
+_PREMODIFIER_WORDS = frozenset({"due", "such", "both", "either"})  # "due to A and B" parses "due" as dep
+_PLURAL_FINITE = frozenset({"are", "were", "have", "do"})
+
+
+def _misparsed_coordination(doc: Any, first: Any, members: Sequence[Any], keep: Any) -> str | None:
+    """A coordination whose parse is too doubtful to drop members from: the parser left the first conjunct's
+    attachment unlabelled ("dep"); a first conjunct with a left part no noun phrase has ("as an important health
+    problem causing morbidity and mortality"); a list the parse ended early (", and sugary drinks" after the last
+    member); "risk of A and B" kept to B, which may coordinate with A ("with a higher risk of organ dysfunction
+    and mortality" -> "with mortality"); a conjunct that, by the verb's number, belongs to a singular subject the first
+    conjunct depends on ("Local side effect in the injection site and systemic side effects were higher" -> "Local
+    side effect in systemic side effects were higher")."""
+    if any(c.lower_ == "than" for m in members if m.i != first.i for c in m.children):
+        return "comparison"  # "due to their robust immune system, than older adults": not a conjunct
+    if first.dep_ == "dep":
+        return "unlabelled attachment"  # the parser could not place the list ("…, African American race and history")
+    hi = max(m.right_edge.i for m in members)
+    for c in first.children:
+        if c.lower_ in _PREMODIFIER_WORDS or _due_to(c):
+            continue
+        if c.i < first.i and (c.dep_ not in _PREMODIFIER_DEPS or (c.dep_ == "compound" and c.tag_.startswith("VB"))):
+            return f"left part {c.dep_}"
+    if _list_goes_on(doc, first, hi):
+        return "list goes on"
+    second = min((m for m in members if m.i != first.i), key=lambda m: m.i, default=None)
+    if (
+        second is not None
+        and keep.i != first.i
+        and not any(
+            c.dep_ in ("det", "nmod:poss", "nummod") or (c.dep_ == "nmod" and _has_case(c, "of"))
+            for c in second.children
+        )
+        and any(c.dep_ == "nmod" and first.i < c.i < second.i and _has_case(c, "of") for c in first.children)
+    ):
+        return "of-phrase"
+    head = first.head
+    if (
+        first.dep_ == "nmod"
+        and head.dep_ in ("nsubj", "nsubj:pass")
+        and head.tag_ == "NN"
+        and head.lemma_.lower() not in _QUANTITY_NOUNS
+        and not any(c.dep_ == "conj" for c in head.children)
+    ):
+        pred = head.head
+        finite = [pred, *(c for c in pred.children if c.dep_ in ("aux", "aux:pass", "cop"))]
+        if any(v.lower_ in _PLURAL_FINITE or v.tag_ == "VBP" for v in finite if v.i > head.i):
+            return "number"
+    return None
+
+
+def _due_to(tok: Any) -> bool:
+    """The "to" of "due to", which the parser may label anything."""
+    return tok.lower_ == "to" and tok.i > 0 and tok.doc[tok.i - 1].lower_ == "due"
+
+
+def _as_well_as(doc: Any, i: int) -> bool:
+    return [t.lower_ for t in doc[i : i + 3]] == ["as", "well", "as"]
+
+
+def _has_case(tok: Any, word: str) -> bool:
+    return any(c.dep_ == "case" and c.lower_ == word for c in tok.children)
+
+
+def _verb_above(tok: Any) -> Any:
+    """The verb a nominal depends on (itself when it is one, the root when none is found)."""
+    while tok.pos_ not in ("VERB", "AUX") and tok.head.i != tok.i:
+        tok = tok.head
+    return tok
+
+
+def _list_goes_on(doc: Any, first: Any, hi: int) -> bool:
+    """ ", and/or" + a noun phrase right after the last conjunct, where the parse ended the list early ("the intakes
+    of potato chips, red meat, and sugary drinks increased", with "drinks" read as the verb's subject); not a new
+    clause (", and was responsible", ", and that …", ", and the extent … is correlated" after a list in the object)."""
+    after = doc[hi + 1 : hi + 4]
+    if len(after) < 3 or after[0].text != "," or after[1].lower_ not in ("and", "or"):
+        return False
+    nxt = after[2]
+    if nxt.tag_.startswith(("VB", "MD")) or nxt.pos_ == "ADV" or nxt.lower_ in _CLAUSE_OPENERS:
+        return False
+    noun = next((t for t in doc[nxt.i : nxt.i + 5] if t.pos_ in ("NOUN", "PROPN")), None)
+    if noun is None:
+        return False
+    while noun.dep_ in ("compound", "amod", "flat") and noun.head.i != noun.i:
+        noun = noun.head  # "TRIM5 knockdown": the phrase's head
+    if noun.dep_ in SUBJECT_DEPS:
+        return _verb_above(noun).i == _verb_above(first).i
+    return True
+
+
+_CLAUSE_OPENERS = frozenset({"that", "which", "it", "they", "this", "these", "there", "we", "its", "their"})
+# a singular head that takes a plural verb of its own ("a number of A and B have")
+_QUANTITY_NOUNS = frozenset(
+    "number majority variety range series total group set lot couple proportion percentage half rest".split()  # noqa: SIM905
+)
 
 
 # nouns whose "of A and B" relates the two: reduced to one they say nothing ("the association of FGF21")

@@ -67,7 +67,45 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     # were observed") is not
     if toks and toks[0].tag_ == "VBZ" and toks[0].text[:1].isupper() and toks[0].dep_ == "ROOT":
         reasons.append(reason("no_subject", repr(toks[0].text)))
+    elif toks and toks[0].tag_ in ("VBD", "VBN") and toks[0].text[:1].isupper() and _subjectless_opening(toks[0]):
+        # "Measured calibration accuracy for … infants": a sentence cut after its subject ("X et al. measured …")
+        reasons.append(reason("no_subject", repr(toks[0].text)))
+    missing_that = _MISSING_THAT.search(text)
+    if missing_that:  # "Adult neurogenesis has been suggested it can buffer …": the source's own grammar
+        reasons.append(reason("missing_complementizer", repr(missing_that.group(0))))
     return reasons
+
+
+def _subjectless_opening(first: Any) -> bool:
+    """A past form opening a sentence without a comma (not a fronted participle: "Made of hot rock, the mantle is
+    …") that is its root without a subject, or a modifier of a root that is no verb (the parse read the fragment as
+    a noun phrase), with no later word that is or could be a finite verb ("Increased levels of IL-6 predict
+    mortality", "predict" tagged a noun, is a sentence)."""
+    doc = first.doc
+    if any(t.text in (",", ";", ":") for t in doc):
+        return False
+    rest = doc[first.i + 1 :]
+    if any(t.tag_ in ("VBZ", "VBP", "VBD", "MD") for t in rest) or any(
+        t.is_alpha and not t.lower_.endswith("ed") and finite_verb_form(t.text) for t in rest
+    ):
+        return False
+    if first.dep_ == "ROOT":
+        return not any(c.dep_ in SUBJECT_DEPS for c in first.children)
+    root = first.sent.root
+    return (
+        first.head.i == root.i
+        and root.pos_ not in ("VERB", "AUX")
+        and not any(c.dep_ in ("cop", "aux", "aux:pass") for c in root.children)
+    )
+
+
+# a passive reporting verb followed by a clause without "that" ("has been suggested it can", "was shown they are")
+_MISSING_THAT = re.compile(
+    r"\b(?:been|be|is|are|was|were)\s+(?:\w+ly\s+)?(?:suggested|shown|reported|proposed|demonstrated|found|"
+    r"hypothesi[sz]ed|speculated|postulated|observed|established|known|thought|believed|documented|confirmed|"
+    r"noted|argued|claimed)\s+(?:it|they|he|she|we)\s+(?!that\b)\w+",
+    re.I,
+)
 
 
 # "such as" right before a coordinator: a list cut at its start ("such as and Mental Health Studies Register",
