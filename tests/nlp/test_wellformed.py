@@ -34,6 +34,7 @@ def parse():  # type: ignore[no-untyped-def]
         ),
         ("Measured the accuracy of the infants.", "no_subject"),
         ("Adult neurogenesis has been suggested it can buffer stress response.", "missing_complementizer"),
+        ("As metformin is an inhibitor of complex I.", "subordinate_clause_only"),
     ],
 )
 def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
@@ -63,6 +64,8 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "Increased levels of IL-6 predict mortality.",
         "Reported side effects included fever and fatigue.",
         "It has been suggested that neurogenesis buffers stress.",
+        "As the temperature rises the pressure increases.",
+        "As many as 30% of patients died.",
     ],
 )
 def test_well_formed_claims_pass(parse, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -158,3 +161,30 @@ def test_a_title_has_no_verb_in_its_capitalised_words(parse) -> None:  # type: i
     assert "no_finite_verb" in wf.wellformed_reasons(text, parse(text))
     text = "The brain stem monitors the level of carbon dioxide."  # the fallback still finds a lower-case verb
     assert "no_finite_verb" not in wf.wellformed_reasons(text, parse(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("The reason for this is unclear.", "demonstrative"),
+        ("PPARγ is an important regulator of their differentiation and metabolism.", "anaphor"),
+    ],
+)
+def test_demonstratives_and_their_without_a_referent_are_not_self_contained(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
+    reasons = wf.decontextualization_reasons(text, parse(text), None)
+    assert any(r.split(":")[0] == code for r in reasons), reasons
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Due to their high prevalence of homelessness, PWID are at elevated risk for SARS-CoV-2 infection.",
+        "Apart from their use in the vaccine field, bNAbs are interesting compounds.",
+        "Patients and their families were interviewed.",
+        "Mitochondria regulate their own division.",
+        "Patients with this mutation die early.",
+    ],
+)
+def test_their_with_a_referent_anywhere_is_self_contained(parse, text: str) -> None:  # type: ignore[no-untyped-def]
+    reasons = wf.decontextualization_reasons(text, parse(text), None)
+    assert not any(r.startswith(("anaphor", "demonstrative: 'this'")) for r in reasons), reasons

@@ -68,7 +68,9 @@ class ClaimCheck:
         # "Since ..." clause is no sentence; v8: "such as" followed by a coordinator is a broken list,
         # a capitalised word is no fallback verb ("... for Chronic Diseases Collaboration." has no verb); v9: a
         # sentence opening on a past form with no subject ("Measured calibration accuracy for ..."), a passive
-        # reporting verb before a clause without "that" ("has been suggested it can")
+        # reporting verb before a clause without "that" ("has been suggested it can"), "As" + one clause ("As
+        # metformin is an inhibitor of complex I."), "this"/"these" standing alone ("The reason for this"), "their"
+        # with nothing to point to
         self.model_id = f"wellformed-v9+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:

@@ -26,6 +26,9 @@ _DANGLING = frozenset(
 VERBAL_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _NOT_BEFORE_VERB = frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "AUX"})
 _SUBORDINATE_START = re.compile(r"(?:although|though|whereas|while|because|unless|since)\b", re.I)
+# "As" opening a clause ("As X is Y" with one finite verb and no comma has no main clause); not "As many as"
+_AS_START = re.compile(r"as\s+(?!(?:many|much|few|little|well|early|late|soon|long|far|such)\b)", re.I)
+_FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 
 
 def fluency_checks(text: str, doc: Any) -> list[str]:
@@ -57,6 +60,8 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     m = _SUBORDINATE_START.match(text)
     if m and "," not in text:  # "Although the dose was doubled." has no main clause
         reasons.append(reason("subordinate_clause_only", repr(m.group(0))))
+    elif _AS_START.match(text) and "," not in text and sum(t.tag_ in _FINITE_TAGS for t in doc) == 1:
+        reasons.append(reason("subordinate_clause_only", "'As'"))  # "As metformin is an inhibitor of complex I."
     broken_list = _BROKEN_SUCH_AS.search(text)
     if broken_list:  # "such as and Mental Health Studies Register", "such as well as": a list cut at its start
         reasons.append(reason("broken_list", repr(broken_list.group(0))))
@@ -334,6 +339,13 @@ def decontextualization_reasons(
             and t.idx not in in_deictic  # "this study" is reported as deictic
         ):
             reasons.append(reason("demonstrative", repr(f"{t.text} {doc[t.i + 1].text}")))
+        if low in ("this", "these") and t.tag_ == "DT" and t.dep_ != "det" and t.idx not in in_deictic:
+            reasons.append(reason("demonstrative", repr(t.text)))  # "The reason for this is unclear."
+        elif low == "their" and not any(
+            _plural_referent(p) or (p.lower_ == "and" and p.i < t.i) for p in toks if p.i != t.i
+        ):
+            # "PPARγ is an important regulator of their differentiation": nothing "their" can point to
+            reasons.append(reason("anaphor", repr(t.text)))
     for m in deictic:
         word = m.group(0)
         if word.lower() in ("we", "our", "ours", "us") and not _FIRST_PERSON_CASE.fullmatch(word):
@@ -538,6 +550,17 @@ def agreement_errors(doc: Any) -> list[str]:
         if (plural or coordinated) and not clausal:
             return [reason("agreement", repr(f"{subj.text} … {finite[0].text}"))]
     return []
+
+
+def _plural_referent(t: Any) -> bool:
+    """A word "their" can point to, before or after it ("Due to their high prevalence of X, PWID are ..."): a plural
+    noun, a name in "s" ("Tregs"), a name in capitals ("PWID"), "they" or "both" (a coordination before it counts
+    too: "Patients and their families")."""
+    return (
+        t.tag_ in ("NNS", "NNPS")
+        or (t.pos_ in ("NOUN", "PROPN") and len(t.text) > 3 and (t.text.endswith("s") or t.text.isupper()))
+        or t.lower_ in ("they", "both")
+    )
 
 
 def _plural_noun(word: str) -> bool:
