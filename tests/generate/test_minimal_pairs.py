@@ -133,6 +133,15 @@ def test_negation_is_added_to_the_main_verb_or_removed(parse) -> None:  # type: 
     assert neg("Men in the experimental group idealised a wider range of body sizes.") == (
         "Men in the experimental group did not idealise a wider range of body sizes."
     )
+    # a clause of reason would contradict the negated main clause (ClaimGen reading E, 2026-11-28)
+    assert (
+        neg(
+            "Oxidative stress is inseparably linked to mitochondrial dysfunction, as mitochondria are both generators "
+            "of and targets for reactive species."
+        )
+        is None
+    )
+    assert neg("Metformin reduces glucose output because it inhibits complex I.") is None
     # "also" goes, "still" becomes "no longer"; "only" negated, or adverbs coordinated, give no negation
     assert neg("Aspirin also reduces the risk of stroke.") == "Aspirin does not reduce the risk of stroke."
     assert neg("Aspirin still reduces the risk of stroke.") == "Aspirin no longer reduces the risk of stroke."

@@ -694,8 +694,9 @@ class ClaimGen(Pipeline):
             # version 2: negations judged against the evidence, rare-word floor (issue 11)
             # 4: KBIN matches a short substitute ("No") in the evidence in its own case; 5: minimal-edit negation
             # without "a" before a plural, "also" and "can not" handled; 6: minimal-edit removes a negation only from
-            # the main clause; 7: a capital after an inner full stop before a comma (". However,")
-            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="7"),
+            # the main clause; 7: a capital after an inner full stop before a comma (". However,"); 8: minimal-edit
+            # adds no negation beside a clause of reason ("…, as mitochondria are both …")
+            Stage("negate", "map", self._negate, ("item", "paired"), ("paired",), ("negator",), version="8"),
             Stage("unique claims", "global", self._unique, ("item", "paired"), config=("unique_claims",)),
             Stage(
                 "pair NEI evidence",

@@ -45,8 +45,9 @@ class MinimalEditNegator:
         self.nlp = registry.build("nlp", config.nlp)
         self.nli = registry.build("nli", config.nli)
         # the rules' version: 2 (2026-11-27) plurals after a removed "no", "also"/"still", adverbs, no direction swap
-        # in a negated claim; 3 (2026-11-27) a negation is removed only from the main clause
-        self.model_id = f"minimal-edit/3({','.join(config.edits)};nli={self.nli.model_id})"
+        # in a negated claim; 3 (2026-11-27) a negation is removed only from the main clause; 4 (2026-11-28) no
+        # negation added to a main clause with a clause of reason ("…, as mitochondria are both …")
+        self.model_id = f"minimal-edit/4({','.join(config.edits)};nli={self.nli.model_id})"
 
     def _edits(self, claim: str, evidence: str, doc: Any, rng: random.Random) -> list[Edit]:
         out = []

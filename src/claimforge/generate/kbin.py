@@ -680,8 +680,8 @@ class KBINPipeline(Pipeline):
             # version 2: negations judged against the evidence, rare-word floor (issue 11); 3: a short substitute
             # ("No") is named by the evidence only in its own case
             # 4, 5: a user-chosen minimal-edit negator's rules changed (2026-11-27); 6: a capital after an inner full
-            # stop before a comma (". However,")
-            Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original"), version="6"),
+            # stop before a comma (". However,"); 7: minimal-edit adds no negation beside a clause of reason
+            Stage("negate", "map", self._negate, ("item",), (), ("negator", "include_original"), version="7"),
             self.label_check_stage(labels),
             self.select_stage(labels),
         ]

@@ -342,6 +342,13 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
     if len(roots) != 1:
         return None
     root = roots[0]
+    if any(
+        c.dep_ == "advcl"
+        and any(m.lower_ in _REASON_MARKS for m in c.children)
+        and any(m.dep_ in ("nsubj", "nsubj:pass") for m in c.children)  # a clause, not "As expected,"
+        for c in root.children
+    ):
+        return None  # "X is not linked to Y, as mitochondria are both ...": the negation would keep its own reason
     aux = [c for c in root.children if c.dep_ in ("aux", "aux:pass", "auxpass", "cop") and c.lower_ in _AUX]
     if aux:
         a = min(aux, key=lambda t: t.i)
@@ -395,6 +402,9 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
         return Edit(claim[:begin] + new + claim[end:], "negation_added", claim[begin:end], new)
     return None
 
+
+# a clause giving the reason for the main one: negating the main clause alone leaves the reason contradicting it
+_REASON_MARKS = frozenset({"as", "because", "since"})
 
 # adverbs that negated give no contradiction ("does not only reduce", "does not even reduce")
 _FOCUS_ADVERBS = frozenset({"only", "even", "just", "merely", "solely", "mainly", "largely"})

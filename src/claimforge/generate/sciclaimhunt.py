@@ -518,7 +518,8 @@ class SciClaimHunt(Pipeline):
                 # plural ("There were significant differences"), "also" and "can not" handled, dictionary verb lemmas;
                 # the claim check wellformed-v4; 11: a negation is removed only from the main clause; 12: wellformed-v5;
                 # 13: entity negations: a capital after an inner full stop before a comma; 14: wellformed-v6;
-                # 15: wellformed-v7; 16: wellformed-v8; 17: wellformed-v9
+                # 15: wellformed-v7; 16: wellformed-v8; 17: wellformed-v9, minimal-edit adds no negation beside a
+                # clause of reason
             ),
             Stage(
                 "mismatch",
