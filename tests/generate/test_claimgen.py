@@ -721,7 +721,8 @@ def test_nei_skips_a_candidate_abstract_that_restates_the_claim() -> None:
     assert nei["t:1"].evidence_id == "e"  # "Aspirin reduces fever in children": the closest abstract without aspirin
     strict = _pipeline(nei_claim="claim").build(items)
     nei = {e.source_item_id: e for e in strict.examples if e.label == Label.NOT_ENOUGH_INFO}
-    assert nei["t:1"].evidence_id != "e"
-    assert all(e.provenance.details["nei_closest_sentence"] < 0.65 for e in nei.values())
+    assert nei["t:1"].evidence_id != "e"  # the next candidate in the ranking took its place
+    assert nei["t:1"].provenance.details["evidence_rank"] > 0
+    assert all(e.provenance.details["nei_closest_sentence"] < 0.64 for e in nei.values())
     alone = _pipeline(nei_claim="claim", nei_max_similarity=0.01).build(items)
     assert "every_candidate_restates_claim" in {r.reason for r in alone.rejects if r.stage == "nei"}

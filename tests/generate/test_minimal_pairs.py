@@ -142,6 +142,10 @@ def test_negation_is_added_to_the_main_verb_or_removed(parse) -> None:  # type: 
         is None
     )
     assert neg("Metformin reduces glucose output because it inhibits complex I.") is None
+    assert neg("The drug failed because there was no effect.") is None
+    assert neg("Mortality has declined since vaccination became widespread.") == (
+        "Mortality has not declined since vaccination became widespread."
+    )  # "since" of time: the negation is a contradiction
     # "also" goes, "still" becomes "no longer"; "only" negated, or adverbs coordinated, give no negation
     assert neg("Aspirin also reduces the risk of stroke.") == "Aspirin does not reduce the risk of stroke."
     assert neg("Aspirin still reduces the risk of stroke.") == "Aspirin no longer reduces the risk of stroke."

@@ -270,6 +270,12 @@ def test_verbs_sharing_an_object_are_one_clause(parse) -> None:  # type: ignore[
             "Younger adults may report more adverse events due to their robust immune system, than older adults.",
             "older",
         ),
+        # the parser left the list's attachment unlabelled ("dep")
+        (
+            "Among patients with asthma, the expression level of ACE2 in sputum cells was higher in male sex, African "
+            "American race and history of diabetes mellitus.",
+            "history",
+        ),
     ],
 )
 def test_lists_that_are_not_one_list_are_not_reduced(parse, text: str, entity: str) -> None:  # type: ignore[no-untyped-def]
@@ -316,4 +322,25 @@ def test_verbs_with_objects_of_their_own_still_split(parse) -> None:  # type: ig
     ],
 )
 def test_doubtful_coordinations_still_reduce_where_safe(parse, text: str, entity: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+    assert _entity_claim(parse, text, entity) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "entity", "expected"),
+    [
+        # a new clause after the list is no sign the list goes on (the review of 2026-11-28)
+        (
+            "Fatigue is associated with depression, anxiety, and pain, and insomnia is common.",
+            "anxiety",
+            "Fatigue is associated with anxiety.",
+        ),
+        # "might have been": the modal is the finite word, so "have" is no plural verb
+        (
+            "The incidence of stroke and death might have been reduced by aspirin.",
+            "death",
+            "The incidence of death has been reduced by aspirin.",  # the modal hedge asserted
+        ),
+    ],
+)
+def test_ordinary_lists_are_still_reduced(parse, text: str, entity: str, expected: str) -> None:  # type: ignore[no-untyped-def]
     assert _entity_claim(parse, text, entity) == expected

@@ -66,6 +66,8 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "It has been suggested that neurogenesis buffers stress.",
         "As the temperature rises the pressure increases.",
         "As many as 30% of patients died.",
+        "As a marker of inflammation CRP is widely used.",
+        "As part of the innate response macrophages secrete IL-6.",
     ],
 )
 def test_well_formed_claims_pass(parse, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -168,6 +170,9 @@ def test_a_title_has_no_verb_in_its_capitalised_words(parse) -> None:  # type: i
     [
         ("The reason for this is unclear.", "demonstrative"),
         ("PPARγ is an important regulator of their differentiation and metabolism.", "anaphor"),
+        ("PPARγ regulates their target genes.", "anaphor"),  # the possessed noun is no referent
+        ("PPARγ is expressed in fat and is an important regulator of their differentiation.", "anaphor"),
+        ("Diabetes affects their health.", "anaphor"),  # a singular in "-s"
     ],
 )
 def test_demonstratives_and_their_without_a_referent_are_not_self_contained(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]

@@ -521,8 +521,9 @@ class ClaimGenConfig(LabelCheckConfig):
     nei_judged: int = Field(3, ge=1)
     # A candidate abstract with a sentence this close to the claim (cosine, the embedder's) is not tried: it mostly
     # states the claim in other words. Three blind readings' NOT_ENOUGH_INFO pairs (docs/claimgen.md): the ten
-    # the reader found SUPPORTED all had a sentence at ≥ 0.648, of the 30 read right 21 were below 0.64. None: off.
-    nei_max_similarity: float | None = Field(0.65, gt=0, le=1)
+    # the reader found SUPPORTED all had a sentence at ≥ 0.648, of the 30 read right 21 were below 0.64. The
+    # value is for the default embedder (all-MiniLM-L6-v2); another embedder's cosines need their own. None: off.
+    nei_max_similarity: float | None = Field(0.64, gt=0, le=1)
     nei_use_citing: bool = True
     # The evidence of a claim: "entailed" (default) — the cited abstract (or the citing paper's own) with a
     # passage of one or two sentences the judge says entails the claim (P(entailment) ≥
@@ -960,8 +961,8 @@ class ClaimGen(Pipeline):
                 d = pool[int(i)]
                 if d.id in own or (it.citing is not None and d.id == it.citing.id):
                     continue
-                if rank >= k:
-                    break
+                if rank >= k or (cfg.nei_max_similarity is None and len(cands) >= cfg.nei_judged):
+                    break  # without the similarity rule the first nei_judged candidates are all that is tried
                 if not contains_content(hay[int(i)], needle):
                     extra = {"evidence_rank": rank, "evidence_cosine": round(float(sims[i]), 6)}
                     cands.append((d, "related_abstract", extra))
@@ -1000,8 +1001,9 @@ class ClaimGen(Pipeline):
     ) -> set[int]:
         """Keep each claim's first ``nei_judged`` candidates none of whose sentences is as close to the claim as
         ``nei_max_similarity`` (cosine of the embedder's vectors): an abstract with such a sentence mostly states
-        the claim in other words, which the judge calls neutral (docs/claimgen.md). Candidates are tried in rounds,
-        so only the abstracts needed are split and embedded; each kept one records its closest sentence's cosine.
+        the claim in other words, which the judge calls neutral (docs/claimgen.md). Candidates are tried in rounds
+        (each claim's next ones, as many as it still lacks), so only the abstracts needed are split and embedded;
+        each kept one records its closest sentence's cosine.
         Returns the claims that had candidates and lost them all."""
         limit, judged = self.config.nei_max_similarity, self.config.nei_judged
         if limit is None:
@@ -1009,20 +1011,26 @@ class ClaimGen(Pipeline):
                 del cands[judged:]
             return set()
         kept: dict[int, list[tuple[Document, str, dict[str, Any]]]] = {n: [] for n in found}
+        tried = dict.fromkeys(found, 0)  # candidates looked at per claim
         vectors: dict[str, np.ndarray] = {}  # document id -> its sentences' vectors
-        for m in range(max((len(c) for c in found.values()), default=0)):
-            todo = [n for n, cands in found.items() if len(kept[n]) < judged and m < len(cands)]
-            if not todo:
+        while True:
+            # each round: as many next candidates per claim as it still lacks (most claims keep their first ones)
+            batch = [
+                (n, found[n][m])
+                for n in found
+                for m in range(tried[n], min(len(found[n]), tried[n] + judged - len(kept[n])))
+            ]
+            if not batch:
                 break
-            new = list({found[n][m][0].id: found[n][m][0] for n in todo if found[n][m][0].id not in vectors}.values())
+            new = list({d.id: d for _, (d, _, _) in batch if d.id not in vectors}.values())
             sentences = [list(evidence_sentences(d.text)) for d in new]
             flat = self.embedder.embed([s for ss in sentences for s in ss], state.progress)
             start = 0
             for d, ss in zip(new, sentences, strict=True):
                 vectors[d.id] = flat[start : start + len(ss)]
                 start += len(ss)
-            for n in todo:
-                doc, how, extra = found[n][m]
+            for n, (doc, how, extra) in batch:
+                tried[n] += 1
                 closest = float(np.max(vectors[doc.id] @ claim_vectors[n]))
                 if closest < limit:
                     kept[n].append((doc, how, {**extra, "nei_closest_sentence": round(closest, 6)}))

@@ -342,12 +342,7 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
     if len(roots) != 1:
         return None
     root = roots[0]
-    if any(
-        c.dep_ == "advcl"
-        and any(m.lower_ in _REASON_MARKS for m in c.children)
-        and any(m.dep_ in ("nsubj", "nsubj:pass") for m in c.children)  # a clause, not "As expected,"
-        for c in root.children
-    ):
+    if any(_reason_clause(c) for c in root.children):
         return None  # "X is not linked to Y, as mitochondria are both ...": the negation would keep its own reason
     aux = [c for c in root.children if c.dep_ in ("aux", "aux:pass", "auxpass", "cop") and c.lower_ in _AUX]
     if aux:
@@ -403,8 +398,18 @@ def negation_edit(claim: str, doc: Any | None) -> Edit | None:
     return None
 
 
-# a clause giving the reason for the main one: negating the main clause alone leaves the reason contradicting it
-_REASON_MARKS = frozenset({"as", "because", "since"})
+def _reason_clause(c: Any) -> bool:
+    """An adverbial clause giving the reason for the main one ("because it inhibits", ", as mitochondria are"):
+    negating the main clause alone would leave the reason contradicting it. "As" only after a comma, where it is
+    causal ("Blood pressure rises as people age" is a time clause); not "since" (mostly time)."""
+    if c.dep_ != "advcl" or not any(m.dep_ in ("nsubj", "nsubj:pass", "expl") for m in c.children):
+        return False
+    marks = [m for m in c.children if m.dep_ == "mark"]
+    if any(m.lower_ == "because" for m in marks):
+        return True
+    doc = c.doc
+    return any(m.lower_ == "as" and m.i > 0 and doc[m.i - 1].text == "," for m in marks)
+
 
 # adverbs that negated give no contradiction ("does not only reduce", "does not even reduce")
 _FOCUS_ADVERBS = frozenset({"only", "even", "just", "merely", "solely", "mainly", "largely"})

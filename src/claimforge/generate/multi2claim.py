@@ -223,8 +223,7 @@ class Multi2Claim(Pipeline):
                 # wellformed-v7 ("Late ejection systolic click is seen in severe AS" passes); 46: rules-v39 ("What
                 # happens when/if ...?": "If a catalyst runs out, the reaction slows"); 47: rules-v40 (review fixes);
                 # 48: rules-v41 ("Fiber helps keep"); 49: wellformed-v8 ("such as and ..." is a broken list);
-                # 50: wellformed-v9 (of the SciQ and MedMCQA conversions, one more rejected: "As the temperature of
-                # water decreases slow down happens to ...")
+                # 50: wellformed-v9 (no SciQ or MedMCQA conversion changes)
                 version="50",
             ),
             Stage(

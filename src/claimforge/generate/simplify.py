@@ -407,14 +407,6 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
         return tokens
     if _misparsed_coordination(doc, first, members, keep) is not None:
         return tokens
-    if any(_as_well_as(doc, t.i) for t in doc[first.left_edge.i : keep.i]):
-        return tokens  # "COPD, as well as diabetes and male gender": dropping what comes before "as well as" strands it
-    if (
-        keep.i != first.i
-        and _has_case(first, "of")
-        and any(c.dep_ == "nmod" and _has_case(c, "of") for c in keep.children)
-    ):
-        return tokens  # "loss of A, B, and acquisition of C": the kept one joins "loss", not A ("loss of acquisition")
     out = set(tokens)
     for m in members:
         if m.i == keep.i:
@@ -449,36 +441,42 @@ _PLURAL_FINITE = frozenset({"are", "were", "have", "do"})
 
 
 def _misparsed_coordination(doc: Any, first: Any, members: Sequence[Any], keep: Any) -> str | None:
-    """A coordination whose parse is too doubtful to drop members from: the parser left the first conjunct's
-    attachment unlabelled ("dep"); a first conjunct with a left part no noun phrase has ("as an important health
-    problem causing morbidity and mortality"); a list the parse ended early (", and sugary drinks" after the last
-    member); "risk of A and B" kept to B, which may coordinate with A ("with a higher risk of organ dysfunction
-    and mortality" -> "with mortality"); a conjunct that, by the verb's number, belongs to a singular subject the first
-    conjunct depends on ("Local side effect in the injection site and systemic side effects were higher" -> "Local
-    side effect in systemic side effects were higher")."""
-    if any(c.lower_ == "than" for m in members if m.i != first.i for c in m.children):
-        return "comparison"  # "due to their robust immune system, than older adults": not a conjunct
+    """Why a coordination's parse is too doubtful to reduce it to ``keep`` (None: reduce it). A conjunct with
+    "than" is a comparison ("due to their robust immune system, than older adults"); the parser left the first
+    conjunct's attachment unlabelled ("dep": "…, African American race and history"); a first conjunct with a left
+    part no noun phrase has ("as an important health problem causing morbidity and mortality", "problem" under
+    "morbidity"); a list the parse ended early (", and sugary drinks" after the last conjunct); "as well as"
+    before the kept conjunct (dropping what precedes it strands "as well": "situations of as well diabetes");
+    "risk of A and B" kept to B, which may coordinate with A ("with a higher risk of organ dysfunction and
+    mortality" -> "with mortality"), or "loss of A, …, and acquisition of C" kept to the conjunct with its own
+    "of" ("loss of acquisition of …"); a conjunct that, by the verb's number, belongs to the singular subject the
+    first conjunct depends on ("Local side effect in the injection site and systemic side effects were higher").
+    The reason is for reading and tests; callers only ask whether there is one."""
+    later = [m for m in members if m.i != first.i]
+    if any(c.lower_ == "than" for m in later for c in m.children):
+        return "comparison"
     if first.dep_ == "dep":
-        return "unlabelled attachment"  # the parser could not place the list ("…, African American race and history")
-    hi = max(m.right_edge.i for m in members)
+        return "unlabelled attachment"
     for c in first.children:
-        if c.lower_ in _PREMODIFIER_WORDS or _due_to(c):
+        if c.i > first.i or c.lower_ in _PREMODIFIER_WORDS or _due_to(c):
             continue
-        if c.i < first.i and (c.dep_ not in _PREMODIFIER_DEPS or (c.dep_ == "compound" and c.tag_.startswith("VB"))):
+        if c.dep_ not in _PREMODIFIER_DEPS or (c.dep_ == "compound" and c.tag_.startswith("VB")):
             return f"left part {c.dep_}"
-    if _list_goes_on(doc, first, hi):
+    if _list_goes_on(doc, first, max(m.right_edge.i for m in members)):
         return "list goes on"
-    second = min((m for m in members if m.i != first.i), key=lambda m: m.i, default=None)
-    if (
-        second is not None
-        and keep.i != first.i
-        and not any(
+    if any(_as_well_as(doc, t.i) for t in doc[first.left_edge.i : keep.i]):
+        return "as well as"
+    if keep.i != first.i:
+        own_of = [c for c in keep.children if c.dep_ == "nmod" and _has_case(c, "of")]
+        if own_of and _has_case(first, "of"):
+            return "of-phrase"  # "loss of A, …, and acquisition of C": "acquisition" joins "loss", not A
+        second = min(later, key=lambda m: m.i)
+        bare = not any(
             c.dep_ in ("det", "nmod:poss", "nummod") or (c.dep_ == "nmod" and _has_case(c, "of"))
             for c in second.children
         )
-        and any(c.dep_ == "nmod" and first.i < c.i < second.i and _has_case(c, "of") for c in first.children)
-    ):
-        return "of-phrase"
+        if bare and any(c.dep_ == "nmod" and first.i < c.i < second.i and _has_case(c, "of") for c in first.children):
+            return "of-phrase"  # "risk of A and B": B may join A
     head = first.head
     if (
         first.dep_ == "nmod"
@@ -486,12 +484,18 @@ def _misparsed_coordination(doc: Any, first: Any, members: Sequence[Any], keep: 
         and head.tag_ == "NN"
         and head.lemma_.lower() not in _QUANTITY_NOUNS
         and not any(c.dep_ == "conj" for c in head.children)
+        and _plural_finite(head.head, head)
     ):
-        pred = head.head
-        finite = [pred, *(c for c in pred.children if c.dep_ in ("aux", "aux:pass", "cop"))]
-        if any(v.lower_ in _PLURAL_FINITE or v.tag_ == "VBP" for v in finite if v.i > head.i):
-            return "number"
+        return "number"
     return None
+
+
+def _plural_finite(pred: Any, subject: Any) -> bool:
+    """Whether the first finite word after ``subject`` of the predicate is plural ("were", "have", "are", a VBP);
+    "might have been" is not (the modal is the finite word)."""
+    finite = sorted((pred, *(c for c in pred.children if c.dep_ in ("aux", "aux:pass", "cop"))), key=lambda v: v.i)
+    first = next((v for v in finite if v.i > subject.i), None)
+    return first is not None and (first.lower_ in _PLURAL_FINITE or first.tag_ == "VBP")
 
 
 def _due_to(tok: Any) -> bool:
@@ -507,17 +511,19 @@ def _has_case(tok: Any, word: str) -> bool:
     return any(c.dep_ == "case" and c.lower_ == word for c in tok.children)
 
 
-def _verb_above(tok: Any) -> Any:
-    """The verb a nominal depends on (itself when it is one, the root when none is found)."""
-    while tok.pos_ not in ("VERB", "AUX") and tok.head.i != tok.i:
+def _predicate_above(tok: Any) -> Any:
+    """The predicate a word depends on: the first verb, or noun or adjective with a copula or subject of its own,
+    at or above it (the root when none is found)."""
+    while not _is_predicate(tok) and tok.head.i != tok.i:
         tok = tok.head
     return tok
 
 
 def _list_goes_on(doc: Any, first: Any, hi: int) -> bool:
-    """ ", and/or" + a noun phrase right after the last conjunct, where the parse ended the list early ("the intakes
-    of potato chips, red meat, and sugary drinks increased", with "drinks" read as the verb's subject); not a new
-    clause (", and was responsible", ", and that …", ", and the extent … is correlated" after a list in the object)."""
+    """ ", and/or" + a phrase with a noun right after the last conjunct, where the parse ended the list early ("the
+    intakes of potato chips, red meat, and sugary drinks increased", with "drinks" read as the verb's subject); not
+    a new clause (", and was responsible", ", and that …", ", and the extent … is correlated" after a list in the
+    object, ", and insomnia is common")."""
     after = doc[hi + 1 : hi + 4]
     if len(after) < 3 or after[0].text != "," or after[1].lower_ not in ("and", "or"):
         return False
@@ -530,7 +536,7 @@ def _list_goes_on(doc: Any, first: Any, hi: int) -> bool:
     while noun.dep_ in ("compound", "amod", "flat") and noun.head.i != noun.i:
         noun = noun.head  # "TRIM5 knockdown": the phrase's head
     if noun.dep_ in SUBJECT_DEPS:
-        return _verb_above(noun).i == _verb_above(first).i
+        return _predicate_above(noun).i == _predicate_above(first).i
     return True
 
 

@@ -27,8 +27,11 @@ VERBAL_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _NOT_BEFORE_VERB = frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "AUX"})
 _SUBORDINATE_START = re.compile(r"(?:although|though|whereas|while|because|unless|since)\b", re.I)
 # "As" opening a clause ("As X is Y" with one finite verb and no comma has no main clause); not "As many as"
-_AS_START = re.compile(r"as\s+(?!(?:many|much|few|little|well|early|late|soon|long|far|such)\b)", re.I)
-_FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+_AS_START = re.compile(
+    r"as\s+(?!(?:many|much|few|little|well|early|late|soon|long|far|such|a|an|the|part|of|in|with|for|to|compared|"
+    r"shown|expected|described|mentioned|noted|discussed|reported|seen|illustrated|demonstrated|indicated)\b)",
+    re.I,
+)
 
 
 def fluency_checks(text: str, doc: Any) -> list[str]:
@@ -37,7 +40,9 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     after a noun), no dangling conjunction/preposition/determiner at the end, no doubled word, balanced
     brackets, not a lone subordinate clause ("Although the dose was doubled."), no word that lost its leading
     symbol ("The -diversity", where the source had β as an image), not opening on a present-tense verb with no
-    subject ("Demonstrates that the incidence ...")."""
+    subject ("Demonstrates that the incidence ...") nor on a past form with none ("Measured calibration accuracy
+    for ..."), no "As" + one clause ("As metformin is an inhibitor of complex I."), no passive reporting verb
+    before a clause without "that" ("has been suggested it can")."""
     reasons = []
     words = text.split()
     if len(words) < 3:
@@ -60,7 +65,7 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     m = _SUBORDINATE_START.match(text)
     if m and "," not in text:  # "Although the dose was doubled." has no main clause
         reasons.append(reason("subordinate_clause_only", repr(m.group(0))))
-    elif _AS_START.match(text) and "," not in text and sum(t.tag_ in _FINITE_TAGS for t in doc) == 1:
+    elif _AS_START.match(text) and "," not in text and sum(t.tag_ in VERBAL_TAGS for t in doc) == 1:
         reasons.append(reason("subordinate_clause_only", "'As'"))  # "As metformin is an inhibitor of complex I."
     broken_list = _BROKEN_SUCH_AS.search(text)
     if broken_list:  # "such as and Mental Health Studies Register", "such as well as": a list cut at its start
@@ -90,7 +95,7 @@ def _subjectless_opening(first: Any) -> bool:
     if any(t.text in (",", ";", ":") for t in doc):
         return False
     rest = doc[first.i + 1 :]
-    if any(t.tag_ in ("VBZ", "VBP", "VBD", "MD") for t in rest) or any(
+    if any(t.tag_ in VERBAL_TAGS for t in rest) or any(
         t.is_alpha and not t.lower_.endswith("ed") and finite_verb_form(t.text) for t in rest
     ):
         return False
@@ -305,7 +310,8 @@ def decontextualization_reasons(
     max_caps: int | None = 3,
 ) -> list[str]:
     """Why a claim may need its source to be understood: an unresolved pronoun or demonstrative (at the start,
-    as the main clause's subject, or a demonstrative determiner), first-person or deictic reference ("we", "our",
+    as the main clause's subject, a demonstrative determiner, "this"/"these" standing alone, "their" with nothing in
+    the claim to point to), first-person or deictic reference ("we", "our",
     "here", "this study", "Figure 2"), a citation marker, an abbreviation neither defined in the claim nor in
     ``known`` (``known=None``: no abbreviation check). Empty when none is found."""
     reasons: list[str] = []
@@ -341,9 +347,7 @@ def decontextualization_reasons(
             reasons.append(reason("demonstrative", repr(f"{t.text} {doc[t.i + 1].text}")))
         if low in ("this", "these") and t.tag_ == "DT" and t.dep_ != "det" and t.idx not in in_deictic:
             reasons.append(reason("demonstrative", repr(t.text)))  # "The reason for this is unclear."
-        elif low == "their" and not any(
-            _plural_referent(p) or (p.lower_ == "and" and p.i < t.i) for p in toks if p.i != t.i
-        ):
+        elif low == "their" and not _has_plural_referent(t):
             # "PPARγ is an important regulator of their differentiation": nothing "their" can point to
             reasons.append(reason("anaphor", repr(t.text)))
     for m in deictic:
@@ -552,15 +556,23 @@ def agreement_errors(doc: Any) -> list[str]:
     return []
 
 
-def _plural_referent(t: Any) -> bool:
-    """A word "their" can point to, before or after it ("Due to their high prevalence of X, PWID are ..."): a plural
-    noun, a name in "s" ("Tregs"), a name in capitals ("PWID"), "they" or "both" (a coordination before it counts
-    too: "Patients and their families")."""
-    return (
-        t.tag_ in ("NNS", "NNPS")
-        or (t.pos_ in ("NOUN", "PROPN") and len(t.text) > 3 and (t.text.endswith("s") or t.text.isupper()))
-        or t.lower_ in ("they", "both")
-    )
+def _has_plural_referent(their: Any) -> bool:
+    """Whether the claim has something "their" can point to, before or after it ("Due to their high prevalence of
+    X, PWID are ..."), outside the phrase "their" belongs to ("PPARγ regulates their target genes" has none): a
+    plural noun ("bNAbs", "Tregs"), a name in capitals ("PWID"), "they" or "both", or nouns joined by "and"
+    before it ("Patients and their families")."""
+    own = set(range(their.i, max(their.i, their.head.i) + 1))  # "their target genes"
+    for t in their.doc:
+        if t.i in own:
+            continue
+        if t.lower_ in ("they", "both") or t.tag_ in ("NNS", "NNPS"):
+            return True
+        name_or_noun = t.pos_ in ("NOUN", "PROPN") and len(t.text) > 3
+        if name_or_noun and (t.text.isupper() or (t.text.endswith("s") and _plural_noun(t.text.lower()))):
+            return True
+        if t.dep_ == "cc" and t.i < their.i and t.head.dep_ == "conj" and t.head.head.pos_ in ("NOUN", "PROPN"):
+            return True
+    return False
 
 
 def _plural_noun(word: str) -> bool:
