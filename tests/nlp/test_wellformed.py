@@ -67,6 +67,7 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "As the temperature rises the pressure increases.",
         "As many as 30% of patients died.",
         "As a marker of inflammation CRP is widely used.",
+        "Patients were shown it at the clinic.",
         "As part of the innate response macrophages secrete IL-6.",
     ],
 )

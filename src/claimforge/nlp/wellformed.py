@@ -113,7 +113,8 @@ def _subjectless_opening(first: Any) -> bool:
 _MISSING_THAT = re.compile(
     r"\b(?:been|be|is|are|was|were)\s+(?:\w+ly\s+)?(?:suggested|shown|reported|proposed|demonstrated|found|"
     r"hypothesi[sz]ed|speculated|postulated|observed|established|known|thought|believed|documented|confirmed|"
-    r"noted|argued|claimed)\s+(?:it|they|he|she|we)\s+(?!that\b)\w+",
+    r"noted|argued|claimed)\s+(?:it|they|he|she|we)\s+(?:can|could|may|might|will|would|should|must|is|are|was|"
+    r"were|has|have|had|does|do|did)\b",  # a clause follows ("it can"), not an object ("were shown it at the clinic")
     re.I,
 )
 
