@@ -669,7 +669,7 @@ class ClaimGen(Pipeline):
                 # synthesize and secrete X", was "can synthesize."), no reduction of a list hung on the predicate,
                 # reflexive subjects rejected, the claim check wellformed-v8; 45: nor of "the association of A and
                 # B" (relational nouns) or of a quantity coordinated with a noun ("15% and its 12 months prevalence");
-                # 46: nor of a coordination the parse makes doubtful (simplify._misparsed_coordination: an unlabelled
+                # 46: nor of a coordination the parse makes doubtful (simplify._not_reducible: an unlabelled
                 # attachment, an odd left part, a list that goes on, "risk of A and B", the verb's number, "than"),
                 # nor one dropping what precedes "as well as"; "due to" kept whole; the claim check wellformed-v9
             ),
@@ -1007,9 +1007,7 @@ class ClaimGen(Pipeline):
         Returns the claims that had candidates and lost them all."""
         limit, judged = self.config.nei_max_similarity, self.config.nei_judged
         if limit is None:
-            for cands in found.values():
-                del cands[judged:]
-            return set()
+            return set()  # the ranking in _nei stopped at nei_judged candidates already
         kept: dict[int, list[tuple[Document, str, dict[str, Any]]]] = {n: [] for n in found}
         tried = dict.fromkeys(found, 0)  # candidates looked at per claim
         vectors: dict[str, np.ndarray] = {}  # document id -> its sentences' vectors

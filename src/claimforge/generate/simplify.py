@@ -391,21 +391,8 @@ def _keep_one_conjunct(doc: Any, tokens: set[int], span_tokens: set[int]) -> set
     if coord is None:
         return tokens
     first, members = coord
-    if any(c.lower_ in ("between", "among", "amongst") for c in first.children if c.dep_ == "case"):
-        return tokens  # "between doctors and patients" needs both
-    of = any(c.lower_ == "of" for c in first.children if c.dep_ == "case")
-    if of and first.dep_ == "nmod" and first.head.lemma_.lower() in _RELATIONAL_NOUNS:
-        return tokens  # "the association of FGF21 and NAFLD" needs both
-    if len({_is_quantity(m) for m in members}) > 1:
-        return tokens  # "ranges from 11 to 15% and its 12-month prevalence is ...": a quantity and a noun, a misparse
-    if first.dep_ in ("nsubj", "nsubj:pass"):
-        return tokens  # a reduced subject breaks agreement ("MS2 and Qβ are" -> "Qβ are")
-    if any(c.dep_ == "cc" and any(g.dep_ == "fixed" for g in c.children) for m in members for c in m.children):
-        return tokens  # "such as vitamins and minerals, as well as a commitment to X": not one list
     keep = next((m for m in members if span_tokens & _member_tokens(m, members)), None)
-    if keep is None:
-        return tokens
-    if _misparsed_coordination(doc, first, members, keep) is not None:
+    if keep is None or _not_reducible(doc, first, members, keep) is not None:
         return tokens
     out = set(tokens)
     for m in members:
@@ -440,18 +427,31 @@ _PREMODIFIER_WORDS = frozenset({"due", "such", "both", "either"})  # "due to A a
 _PLURAL_FINITE = frozenset({"are", "were", "have", "do"})
 
 
-def _misparsed_coordination(doc: Any, first: Any, members: Sequence[Any], keep: Any) -> str | None:
-    """Why a coordination's parse is too doubtful to reduce it to ``keep`` (None: reduce it). A conjunct with
-    "than" is a comparison ("due to their robust immune system, than older adults"); the parser left the first
-    conjunct's attachment unlabelled ("dep": "…, African American race and history"); a first conjunct with a left
-    part no noun phrase has ("as an important health problem causing morbidity and mortality", "problem" under
-    "morbidity"); a list the parse ended early (", and sugary drinks" after the last conjunct); "as well as"
-    before the kept conjunct (dropping what precedes it strands "as well": "situations of as well diabetes");
-    "risk of A and B" kept to B, which may coordinate with A ("with a higher risk of organ dysfunction and
-    mortality" -> "with mortality"), or "loss of A, …, and acquisition of C" kept to the conjunct with its own
-    "of" ("loss of acquisition of …"); a conjunct that, by the verb's number, belongs to the singular subject the
-    first conjunct depends on ("Local side effect in the injection site and systemic side effects were higher").
-    The reason is for reading and tests; callers only ask whether there is one."""
+def _not_reducible(doc: Any, first: Any, members: Sequence[Any], keep: Any) -> str | None:
+    """Why a coordination may not be reduced to ``keep`` (None: reduce it); the reason is for reading and tests.
+
+    Lists that need all their members: "between doctors and patients"; "the association of FGF21 and NAFLD"
+    (relational nouns); a subject ("MS2 and Qβ are" -> "Qβ are"). Parses too doubtful to cut: a quantity
+    coordinated with a noun ("ranges from 11 to 15% and its 12-month prevalence is …"); "as well as" joining
+    something else to a list; a conjunct with "than" (a comparison: "due to their robust immune system, than older
+    adults"); the first conjunct's attachment unlabelled ("dep": "…, African American race and history"); a first
+    conjunct with a left part no noun phrase has ("as an important health problem causing morbidity and
+    mortality", "problem" under "morbidity"); a list the parse ended early (", and sugary drinks" after the last
+    conjunct); "as well as" before the kept conjunct ("situations of as well diabetes"); "risk of A and B" kept to
+    B, which may coordinate with A ("with a higher risk of organ dysfunction and mortality" -> "with mortality"),
+    or "loss of A, …, and acquisition of C" kept to the conjunct with its own "of"; a conjunct that, by the verb's
+    number, belongs to the singular subject the first conjunct depends on ("Local side effect in the injection site
+    and systemic side effects were higher")."""
+    if any(c.lower_ in ("between", "among", "amongst") for c in first.children if c.dep_ == "case"):
+        return "between"
+    if _has_case(first, "of") and first.dep_ == "nmod" and first.head.lemma_.lower() in _RELATIONAL_NOUNS:
+        return "relational noun"
+    if first.dep_ in ("nsubj", "nsubj:pass"):
+        return "subject"
+    if len({_is_quantity(m) for m in members}) > 1:
+        return "quantity and noun"
+    if any(c.dep_ == "cc" and any(g.dep_ == "fixed" for g in c.children) for m in members for c in m.children):
+        return "joined by a fixed 'as well as'"  # "such as vitamins and minerals, as well as a commitment to X"
     later = [m for m in members if m.i != first.i]
     if any(c.lower_ == "than" for m in later for c in m.children):
         return "comparison"
@@ -465,7 +465,7 @@ def _misparsed_coordination(doc: Any, first: Any, members: Sequence[Any], keep: 
     if _list_goes_on(doc, first, max(m.right_edge.i for m in members)):
         return "list goes on"
     if any(_as_well_as(doc, t.i) for t in doc[first.left_edge.i : keep.i]):
-        return "as well as"
+        return "as well as"  # "as" and "well" parsed as adverbs: dropping what precedes strands "as well"
     if keep.i != first.i:
         own_of = [c for c in keep.children if c.dep_ == "nmod" and _has_case(c, "of")]
         if own_of and _has_case(first, "of"):
