@@ -175,16 +175,41 @@ def test_config_rejects_unknown_or_bad_values(bad: Any) -> None:
 def test_answers_that_point_at_options_are_rejected() -> None:
     items = [
         *corpus(),
-        item(30, "Which are true?", "All of the above", ["x", "y"], FILLER + " more"),
+        item(30, "Which are true?", "None of the above", ["x", "y"], FILLER + " more"),
         item(31, "Which apply?", "Both a and c", ["x", "y"], FILLER + " again"),
+        item(33, "Which are true?", "All of the above", ["Both of the above", "None"], FILLER + " once more"),
     ]
     res = make(balance=False).build(items)
     reasons = {r.item_id: r.reason for r in res.rejects if r.scope == "item"}
-    assert reasons == {"t:30": "answer_refers_to_options", "t:31": "answer_refers_to_options"}
+    assert reasons == {f"t:{i}": "answer_refers_to_options" for i in (30, 31, 33)}
     it = item(32, "Q?", "alpha", ["None of the above", "beta"], FILLER)
     from claimforge.generate.multi2claim import _distractors
 
     assert _distractors(it) == ["beta"]
+
+
+def test_a_keyed_all_of_the_above_states_a_true_option_and_no_false_one() -> None:
+    from claimforge.generate.multi2claim import _distractors, keyed_option, true_options
+
+    explanation = "Depression of the mandible is achieved by the lateral pterygoid and the digastric. " + FILLER
+    it = item(40, "Depression of mandible is achieved by:", "All of the above", ["Mylohyoid", "Digastric"], explanation)
+    # every option but the key is true; the SUPPORTED claim states the one the explanation covers best
+    assert true_options(it) == ["Mylohyoid", "Digastric"]
+    assert keyed_option(it) == "Digastric"
+    assert _distractors(it) == []  # no option is false: nothing to make a REFUTED claim of
+    assert (
+        keyed_option(item(41, "Q?", "All of the following.", ["a b", "c d"], "nothing here")) == "a b"
+    )  # first on a tie
+    assert true_options(item(42, "Q?", "alpha", ["beta"], None)) == ["alpha"]
+    assert true_options(item(43, "Q?", "None of the above", ["beta"], None)) == []
+    res = make(balance=False).build([*corpus(), it])
+    claims = {(e.label, e.claim) for e in res.examples if e.source_item_id == "t:40"}
+    assert (Label.SUPPORTED, "The answer is Digastric.") in claims
+    assert not any(label == Label.REFUTED for label, _ in claims)
+    sup = next(e for e in res.examples if e.source_item_id == "t:40" and e.label == Label.SUPPORTED)
+    assert sup.provenance.details["answer"] == "All of the above" and sup.provenance.details["option"] == "Digastric"
+    why = {r.reason: r.detail for r in res.rejects if r.item_id == "t:40"}
+    assert why == {"all_options_true": "the keyed answer is 'All of the above'"}
 
 
 def test_nei_head_word_match_is_stricter_than_phrase() -> None:

@@ -1695,6 +1695,83 @@ def test_article_affinity_of_rare_nouns(conv) -> None:  # type: ignore[no-untype
     assert conv._countability("influenza") is None  # a condition: "an influenza virus" is no article of its own
 
 
+MEDMCQA_STEMS_42 = [
+    # real MedMCQA validation stems (rules-v42): a run of dashes is a blank; a filled blank keeps its spaces
+    (
+        "A-alpha \ufb01bers have a speed of conduction of ------ m/s.",
+        "70-120",
+        "A-alpha \ufb01bers have a speed of conduction of 70-120 m/s.",
+    ),
+    (
+        "________occurs whenever there is an imbalance between myocardial oxygen supply and demand.",
+        "Stable angina",
+        "Stable angina occurs whenever there is an imbalance between myocardial oxygen supply and demand.",
+    ),
+    # a list of exams after a colon
+    (
+        "Opium poisoning is treated with:MAHE 06; Bihar 12; UPSC 13",
+        "Atropine",
+        "Opium poisoning is treated with Atropine.",
+    ),
+    # "likely" at the end, an adjective waiting for its noun (not "into enamel", a noun)
+    (
+        "White rough pedunculated lesion on palate is most likely:",
+        "Papilloma",
+        "White rough pedunculated lesion on palate is most likely Papilloma.",
+    ),
+    (
+        "Greater crown bulk distal to the faciolingual dissecting plane of the tooth is most typical of mandibular",
+        "Canine",
+        "Greater crown bulk distal to the faciolingual dissecting plane of the tooth is most typical of mandibular"
+        " canine.",
+    ),
+    (
+        "Extension of odontoblast processes into enamel",
+        "Enamel spindle",
+        "The extension of odontoblast processes into enamel is the enamel spindle.",
+    ),
+    # "This is because" + a clause; an infinitive answer after the stem's object
+    (
+        "In a patient with acute pulpitis, it is difficult for the patient to locate the pain. This is because?",
+        "Less proprioceptors are present in the pulp",
+        "In a patient with acute pulpitis, it is difficult for the patient to locate the pain. This is because less"
+        " proprioceptors are present in the pulp.",
+    ),
+    (
+        "HIV sentinel surveillance provides data:",
+        "To monitor disease trends",
+        "HIV sentinel surveillance provides data to monitor disease trends.",
+    ),
+    # a telegraphic last sentence after context sentences; not a list of values, an imperative or a verb answer
+    (
+        "An affected male does not have affected children but an affected female always has affected children. Type of"
+        " inheritance?",
+        "X linked recessive",
+        "An affected male does not have affected children but an affected female always has affected children. The"
+        " type of inheritance is X linked recessive.",
+    ),
+    (
+        "A patient who is a known case of CKD has complaints of vomiting. His ABG repos are as follows: pH - 7.40, pCO2"
+        " - 40, HCO3 - 25. Na -145, chloride-100.",
+        "Normal anion gap met acidosis",
+        None,
+    ),
+    (
+        "A 3 days old baby is admitted with intraventricular hemorrhage. Baby develops abdominal distention. The X-ray"
+        " abdomen showed pneumatosis poalis. Stage the necrotizing enterocolitis:",
+        "2b",
+        None,
+    ),
+    (
+        "A 60 years old male presented with fever, chills and dysuria. Patient was hospitalized in emergency for 5"
+        " days."
+        " PSA level was 7.4. Next best step in this patient:",
+        "Antibiotics and admit",
+        None,
+    ),
+]
+
+
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
     "doubled": DOUBLED,
@@ -1739,6 +1816,7 @@ FAMILIES = {
     "alternatives_39": ALTERNATIVES_39,
     "agreement_39": AGREEMENT_39,
     "what_happens_if_39": WHAT_HAPPENS_IF_39,
+    "medmcqa_stems_42": MEDMCQA_STEMS_42,
 }
 
 

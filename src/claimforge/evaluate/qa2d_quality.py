@@ -62,7 +62,9 @@ def rouge_l(predictions: Sequence[str], references: Sequence[str]) -> dict[str, 
 
 
 def sample(data: Path, n: int, seed: int) -> dict[str, list[tuple[str, str, str]]]:
-    """``n`` seeded random SciQ train and MedMCQA validation questions with keyed answers: (id, question, answer)."""
+    """``n`` seeded random SciQ train and MedMCQA validation questions with keyed answers: (id, question, answer);
+    for a keyed "all of the above" the answer is the true option a Multi2Claim build states (:func:`keyed_option`)."""
+    from claimforge.generate.multi2claim import keyed_option
     from claimforge.registry import registry
 
     rng = random.Random(seed)
@@ -74,7 +76,8 @@ def sample(data: Path, n: int, seed: int) -> dict[str, list[tuple[str, str, str]
         for i in registry.build("reader", {"name": "medmcqa", "path": str(data / "medmcqa/validation.jsonl")}).read()
         if i.answer
     ]
-    out["medmcqa"] = [(i.id, i.question, i.answer or "") for i in rng.sample(med, n)]
+    # the option a Multi2Claim build states for the key: the answer, or one true option for "all of the above"
+    out["medmcqa"] = [(i.id, i.question, keyed_option(i) or i.answer or "") for i in rng.sample(med, n)]
     return out
 
 

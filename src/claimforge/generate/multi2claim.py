@@ -122,9 +122,9 @@ def _item_problem(cfg: Multi2ClaimConfig, item: MCQItem) -> tuple[str, str]:
         return "no_answer", "no keyed answer" if item.answer_index is None else "empty answer option"
     if cfg.single_answer and str(item.meta.get("choice_type", "single")).lower() == "multi":
         return "multiple_correct_options", "choice_type=multi"
-    if _OPTION_REF.match(item.answer):
+    if _OPTION_REF.match(item.answer) and not true_options(item):
         return "answer_refers_to_options", item.answer
-    if not _distractors(item):
+    if not _distractors(item) and not _ALL_OPTIONS.match(item.answer):
         return "no_distractors", f"{len(item.options)} options"
     if not item.explanation or not item.explanation.strip():
         return "no_explanation", ""
@@ -165,12 +165,20 @@ class Multi2Claim(Pipeline):
 
     def stages(self) -> list[Stage]:
         return [
-            Stage("embed options", "map", self._closest_distractors, ("item",), ("distractors",), ("embedder",)),
+            Stage(
+                "embed options",
+                "map",
+                self._closest_distractors,
+                ("item",),
+                ("option", "distractors"),
+                ("embedder",),
+                version="2",  # 2: the option the true claim states (a keyed "all of the above" -> a true option)
+            ),
             Stage(
                 "qa2d",
                 "map",
                 self._claims,
-                ("item", "distractors"),
+                ("item", "option", "distractors"),
                 ("supported",),
                 ("qa2d", "claim_check", "max_claim_words", "synonym_cosine", "synonym_entailment", "judge"),
                 # 3: the claim check rejects a lone subordinate clause; 4: QA2D gaps after "be"; 5: the one sentence
@@ -223,8 +231,10 @@ class Multi2Claim(Pipeline):
                 # wellformed-v7 ("Late ejection systolic click is seen in severe AS" passes); 46: rules-v39 ("What
                 # happens when/if ...?": "If a catalyst runs out, the reaction slows"); 47: rules-v40 (review fixes);
                 # 48: rules-v41 ("Fiber helps keep"); 49: wellformed-v8 ("such as and ..." is a broken list);
-                # 50: wellformed-v9 (no SciQ or MedMCQA conversion changes)
-                version="50",
+                # 50: wellformed-v9 (no SciQ or MedMCQA conversion changes); 51: rules-v42 (MedMCQA stems: dashes as
+                # blanks, exam lists, "most likely:", "This is because", a telegraphic last sentence after context),
+                # a keyed "all of the above" states one true option (no REFUTED claim: ``all_options_true``)
+                version="51",
             ),
             Stage(
                 "embed explanations",
@@ -246,11 +256,13 @@ class Multi2Claim(Pipeline):
         ]
 
     def _closest_distractors(self, chunk: Chunk) -> None:
-        """Distractors of each item, most similar to the answer first (cosine of embeddings)."""
+        """The option each item's true claim states (:func:`keyed_option`) and its distractors, most similar to
+        that option first (cosine of embeddings)."""
         units = chunk.live()
         texts: list[str] = []
         for u in units:
-            texts.append(u.item.answer or "")
+            u.data["option"] = keyed_option(u.item)
+            texts.append(u.data["option"])
             texts.extend(_distractors(u.item))
         vecs = self.embedder.embed(texts)
         i = 0
@@ -269,7 +281,7 @@ class Multi2Claim(Pipeline):
         for u, (res_answer, res_ds) in zip(units, per_unit, strict=True):
             item = u.item
             ds = u.data["distractors"]
-            sup, ref, why = self._roles(item, ds, res_answer, res_ds)
+            sup, ref, why = self._roles(item, u.data["option"], ds, res_answer, res_ds)
             if sup is None:
                 reason = (why and why.reason) or "qa2d_failed"
                 chunk.reject(
@@ -298,7 +310,7 @@ class Multi2Claim(Pipeline):
         rounds: the answers and every item's next distractor, so the distractors after the first good one are
         never converted, parsed or judged (the result is the same as converting them all)."""
         answers = self._converted(
-            [QA2DRequest(question=u.item.question, answer=u.item.answer or "") for u in units],
+            [QA2DRequest(question=u.item.question, answer=u.data["option"]) for u in units],
             [u.item.explanation or "" for u in units],
         )
         per_unit: list[tuple[QA2DResult, list[QA2DResult]]] = [(a, []) for a in answers]
@@ -359,17 +371,26 @@ class Multi2Claim(Pipeline):
 
     @staticmethod
     def _roles(
-        item: MCQItem, ds: list[tuple[str, float]], res_answer: QA2DResult, res_ds: Sequence[QA2DResult]
+        item: MCQItem,
+        option: str,
+        ds: list[tuple[str, float]],
+        res_answer: QA2DResult,
+        res_ds: Sequence[QA2DResult],
     ) -> tuple[OptionClaim | None, OptionClaim | None, QA2DResult | None]:
         if not res_answer.text:
             return None, None, res_answer
-        answer = OptionClaim(item.answer or "", "answer", 1.0, res_answer)
+        answer = OptionClaim(option, "answer", 1.0, res_answer)
         ok = [OptionClaim(d, "distractor", s, r) for (d, s), r in zip(ds[: len(res_ds)], res_ds, strict=True) if r.text]
         if res_answer.polarity == "inverted":
             if not ok:
                 return None, None, QA2DResult(text=None, reason="inverted_stem_without_convertible_distractor")
             return ok[0], answer, None
-        why = None if ok else (res_ds[0] if res_ds else QA2DResult(text=None, reason="no_distractors"))
+        if res_ds:
+            why = None if ok else res_ds[0]
+        elif option != item.answer:  # a keyed "all of the above": no option is false
+            why = QA2DResult(text=None, reason="all_options_true", detail=f"the keyed answer is {item.answer!r}")
+        else:
+            why = QA2DResult(text=None, reason="no_distractors")
         return answer, ok[0] if ok else None, why
 
     def _length_checked(self, result: QA2DResult) -> QA2DResult:
@@ -463,10 +484,43 @@ class Multi2Claim(Pipeline):
 
 # Options that only point at other options ("all of the above", "both a and c"): no claim can be made of them.
 _OPTION_REF = re.compile(
-    r"^\s*((all|none|both|either|neither)(\s+of)?(\s+the)?(\s+(above|these|them|options))?"
+    r"^\s*((all|none|both|either|neither)(\s+of)?(\s+the)?(\s+(above|these|them|options|following))?"
     r"|(both\s+)?[a-e](\s*(,|and|&)\s*[a-e])+)\s*[.]?\s*$",
     re.I,
 )
+# A keyed "all of the above" makes every option that is no such reference true.
+_ALL_OPTIONS = re.compile(r"^\s*all(\s+of)?(\s+the)?(\s+(above|these|them|options|following))?\s*[.]?\s*$", re.I)
+
+
+def true_options(item: MCQItem) -> list[str]:
+    """The options the key makes true: the keyed answer, or for a keyed "all of the above" every option that does
+    not itself point at other options, in option order (none for "none of the above", "both a and c")."""
+    answer = item.answer or ""
+    if not _OPTION_REF.match(answer):
+        return [answer] if answer.strip() else []
+    if not _ALL_OPTIONS.match(answer):
+        return []
+    return [
+        o.strip()
+        for i, o in enumerate(item.options)
+        if i != item.answer_index and o.strip() and not _OPTION_REF.match(o)
+    ]
+
+
+def keyed_option(item: MCQItem) -> str:
+    """The option an item's SUPPORTED claim states: the keyed answer, or for a keyed "all of the above" the true
+    option whose content words the explanation covers best (the first on a tie), so that the claim's evidence is
+    most likely to state it ("" when no option is true)."""
+    options = true_options(item)
+    if len(options) < 2:
+        return options[0] if options else ""
+    hay = set(content_lemmas(item.explanation or ""))
+
+    def covered(option: str) -> float:
+        words = content_lemmas(option)
+        return sum(w in hay for w in words) / len(words) if words else 0.0
+
+    return max(options, key=covered)  # max keeps the first of equal ones
 
 
 def _text(claim: OptionClaim) -> str:
@@ -475,7 +529,9 @@ def _text(claim: OptionClaim) -> str:
 
 def _distractors(item: MCQItem) -> list[str]:
     """Distinct non-empty distractors that differ from the answer (case-insensitive) and do not merely
-    point at other options."""
+    point at other options; none when the key is "all of the above" (every option is true)."""
+    if _ALL_OPTIONS.match(item.answer or ""):
+        return []
     ans = (item.answer or "").strip().lower()
     seen: set[str] = set()
     out: list[str] = []

@@ -38,7 +38,7 @@ PLUR_SING = {v: k for k, v in SING_PLUR.items()}
 FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 NP_TAGS = frozenset({"DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "JJ", "JJR", "JJS", "EX", "WP$"})
 
-_BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]")
+_BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]|(?<![\w-])-{3,}(?![\w-])")
 _EXCEPT = re.compile(r"\s*[,:;\-\u2013\u2014]?\s*\bexcept\b[\s:.?\-\u2013\u2014]*(\([^)]*\))?[\s:.?]*$", re.I)
 _ALL_OF = re.compile(r"(^|,\s*)(all|each|any)( (?:of )?(the following|these|them))?\b(?!\s+of\b)", re.I)
 # "in all cases except", "of all the impression materials except": the exception is one of those nouns
@@ -56,7 +56,9 @@ _MONTHS = (
 _EXAM_TAG = re.compile(
     rf"(?:\s*:\s*{_MONTHS}\s*'?\d{{2,4}}(?:\s*,?\s*(?:{_MONTHS}\s*)?'?\d{{2,4}})*"
     r"|\s*[(\[]\s*(?:(?:asked\s+twice|repeated)\b[^)\]]*|(?:AIIMS|PGI|JIPMER|DNB|NEET|AIPGM?EE|UPSC|FMGE|COMEDK|MAHE)\b[^)\]]*)"
-    r"[)\]])\s*$",
+    r"[)\]]"
+    # a colon and a list of exams with their years: ":KCET 12; JIPMER 12; AIIMS 13", ":AIIMS 12, 13", ":MAHE 06"
+    r"|\s*:\s*(?:(?-i:[A-Z][A-Za-z]{2,})\s*'?\d{2}(?:\d{2})?(?:\s*,\s*'?\d{2}(?:\d{2})?)*\s*[;,]?\s*)+)\s*$",
     re.I,
 )
 # "(all of) the following (N)" anywhere in a stem, not the preposition ("Following a fall, ...")
@@ -378,8 +380,13 @@ class RuleQA2D:
         # fixes: an exact alternative before a longer one, no shared word after a compound alternative ("iron or
         # stainless steel"), a pronoun subject kept ("When they are heated, they expand"), "Why hasn't X ..." with no
         # verb rejected, "has/have" and a verb at the end agree in coordination ("Bacteria grow and reproduce"); v41:
-        # "help"/"make"/"let" read as the subject's noun takes the tense ("Fiber helps keep", was "Fiber help keeps")
-        self.model_id = f"rules-v41+{self._nlp.model_id}{parts}"
+        # "help"/"make"/"let" read as the subject's noun takes the tense ("Fiber helps keep", was "Fiber help keeps");
+        # v42 (MedMCQA stems): a run of dashes is a blank and a filled blank keeps its spaces ("Stable angina occurs"),
+        # exam lists after a colon dropped ("Diagnosis is:AIIMS 13"), an adjective waiting for its noun ("most typical
+        # of mandibular" + "Canine") or "likely" at the end takes the answer after it, "This is because" + a clause, an
+        # infinitive answer after a stem that ends in its object ("provides data" + "To monitor disease trends"), a
+        # telegraphic last sentence after context sentences ("... as well. Likely type of seizures" + ANSWER)
+        self.model_id = f"rules-v42+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -848,8 +855,11 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
     ``keep_noun`` (default True) whether an adjective answer keeps the asked noun; out ``kept_noun``, whether
     it did, and ``verb_answer``, whether the answer replaced "do what" as a verb (no article is tried before it)."""
     flags = {} if flags is None else flags
-    if _BLANK.search(q):
-        return _BLANK.sub(answer, q, count=1)
+    blank = _BLANK.search(q)
+    if blank:  # the answer in the blank's place, with a space where the blank touched a word ("____occurs")
+        before, after = q[: blank.start()], q[blank.end() :]
+        space_before = " " if before[-1:].isalnum() else ""
+        return f"{before}{space_before}{answer}{' ' if after[:1].isalnum() else ''}{after}"
     toks = [t for t in qdoc if not t.is_space]
     if not toks:
         raise ConversionError("empty_question")
@@ -3166,11 +3176,17 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
     toks = [t for t in doc if not t.is_punct or t.text in (",",)]
     if not toks:
         raise ConversionError("empty_question")
+    last = toks[-1]
     for t in reversed(list(doc)):
         last_words = t.i >= len(doc) - 3 and not any(x.pos_ in ("NOUN", "PROPN") for x in doc[t.i + 1 :])
-        if t.lower_ in ("this", "these", "that") and t.pos_ in ("PRON", "DET") and last_words:
+        # not the subject of "This is because" (the answer is the reason, after "because")
+        if (
+            t.lower_ in ("this", "these", "that")
+            and t.pos_ in ("PRON", "DET")
+            and last_words
+            and last.lower_ != "because"
+        ):
             return _replace(doc, t.i, t.i, answer)
-    last = toks[-1]
     # finite verbs of the stem's own clause, not of a relative clause on its noun ("Teeth that erupt in 30 days")
     finite = [t for t in doc if t.tag_ in FINITE_TAGS and not _in_relative_clause(t)]
     answer_clause = any(t.tag_ in FINITE_TAGS for t in adoc)
@@ -3199,13 +3215,42 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         last.pos_ in ("VERB", "AUX", "ADP", "DET", "SCONJ", "CCONJ")
         or last.tag_ in ("VBN", "IN", "TO", "VBZ", "VBP", "VBD")
         or (last.lower_ in ("more", "less") and len(toks) > 1 and toks[-2].tag_ in FINITE_TAGS)
-    ):  # "Pulp proper resembles", "Stimulated saliva ... has more"
+        or (finite and last.lower_ in ("likely", "probably"))
+        or (finite and _waits_for_noun(last, toks[-2] if len(toks) > 1 else None) and not answer_clause)
+    ):  # "Pulp proper resembles", "Stimulated saliva ... has more", "X is most likely", "most typical of mandibular"
         if last.lower_ == "for" and answer.lower().startswith("to "):
             return f"{doc[: last.i].text} {answer}"  # "X is used for:" + "To determine normality" drops "for"
         return f"{doc.text} {answer}"
+    if finite and last.pos_ in ("NOUN", "PROPN") and len(adoc) > 1 and adoc[0].lower_ == "to" and adoc[1].tag_ == "VB":
+        return f"{doc.text.strip(' -:;,')} {lowered}"  # "HIV sentinel surveillance provides data" + "To monitor ..."
     if not finite:
         return _np_stem(doc, answer)
+    sents = list(doc.sents)
+    if len(sents) > 1 and doc[sents[-1].start - 1].text in (".", "!", "?"):
+        # context sentences, then a telegraphic stem: "A sick neonate is having ... as well. Likely type of seizures"
+        stem = sents[-1]
+        if (
+            not any(t.tag_ in FINITE_TAGS or t.tag_ == "VB" for t in adoc)  # a noun phrase answer
+            and not any(t.tag_ in FINITE_TAGS and not _in_relative_clause(t) for t in stem)
+            and not any(t.like_num or t.text == "=" for t in stem)  # a list of values ("Na -145, chloride-100")
+            and not (len(stem) > 1 and stem[1].tag_ == "DT")  # an imperative ("Stage the necrotizing enterocolitis")
+        ):
+            context = doc[: stem.start].text
+            return f"{context} {_sentence_start(context, _np_stem(stem.as_doc(), answer))}"
     raise ConversionError("no_question_form")
+
+
+def _waits_for_noun(last: Any, before: Any | None) -> bool:
+    """An adjective at the end after a preposition or determiner, which lemminflect knows only as an adjective:
+    its noun is the answer ("... is most typical of mandibular" + "Canine"; not "... into enamel", "in female")."""
+    from lemminflect import getAllLemmas
+
+    return (
+        last.tag_ == "JJ"
+        and before is not None
+        and before.tag_ in ("IN", "DT")
+        and "NOUN" not in getAllLemmas(last.lower_)
+    )
 
 
 def _in_relative_clause(t: Any) -> bool:
