@@ -99,6 +99,18 @@ def test_quoted_glosses_are_unquoted(conv) -> None:  # type: ignore[no-untyped-d
     assert _claim(conv, q, "biology") == "Ecology is a major branch of biology."
 
 
+def test_a_stem_that_opens_with_not_true_or_false_is_inverted(conv) -> None:  # type: ignore[no-untyped-def]
+    # MedMCQA: "Not true about X" asks for the false statement, like "Which is not true about X?"
+    [r, s] = conv.convert(
+        [
+            QA2DRequest(question="Not true about fresh frozen plasma", answer="Supplies major coagulation factors"),
+            QA2DRequest(question="False regarding protective splinting:", answer="It is a pathologic condition"),
+        ]
+    )
+    assert (r.polarity, r.text) == ("inverted", "Fresh frozen plasma supplies major coagulation factors.")
+    assert (s.polarity, s.text) == ("inverted", "Protective splinting is a pathologic condition.")
+
+
 def test_negation_inside_a_clause_is_not_a_negative_stem(conv) -> None:  # type: ignore[no-untyped-def]
     [r] = conv.convert(
         [
@@ -1768,6 +1780,46 @@ MEDMCQA_STEMS_42 = [
         " PSA level was 7.4. Next best step in this patient:",
         "Antibiotics and admit",
         None,
+    ),
+    # truth stems: "Not true/False about X" inverted like "Which is not true about X"; a statement without its
+    # subject takes the topic X; a subject the tagger reads as a verb does not ("Signs and symptoms ... subsides")
+    ("Not true about piperacilline is:", "Inhibits Beta-lactamase", "Piperacilline inhibits Beta-lactamase."),
+    (
+        "False about enamel rods is",
+        "They are perpendicular to tooth surface",
+        "Enamel rods are perpendicular to tooth surface.",
+    ),
+    (
+        "All of the following are true regarding oxygenases except :",
+        "Required for carboxylation of drugs",
+        "Oxygenases are required for carboxylation of drugs.",
+    ),
+    (
+        "All are true about use of articaine in a child except",
+        "It's an amide which is metabolised in both plasma and liver",
+        "Use of articaine in a child is an amide which is metabolised in both plasma and liver.",
+    ),
+    ("All of the following are true about COPD except:", "Decreased FEV1", None),
+    (
+        "About Transfusion Related Acute Lung Injury (TRALI), all of the following are true except:",
+        "Signs and symptoms usually subsides within 2-3 weeks of onset",
+        "Signs and symptoms usually subsides within 2-3 weeks of onset.",
+    ),
+    # "which N of the following" + a verb; the stem's verb said at both ends, not a clause's own at the end
+    (
+        "Which factor of the following contributes to short duration of anesthetic action of single dose thiopental",
+        "High lipid solubility",
+        "High lipid solubility contributes to short duration of anesthetic action of single dose thiopental.",
+    ),
+    (
+        "Which is best method to assess fetal damage in a diabetes mother in 1st trimester is:",
+        "Glycosylated Hb",
+        "Best method to assess fetal damage in a diabetes mother in 1st trimester is Glycosylated Hb.",
+    ),
+    (
+        "What is a measure of how hot or cold the air is?",
+        "temperature",
+        "Temperature is a measure of how hot or cold the air is.",
     ),
 ]
 

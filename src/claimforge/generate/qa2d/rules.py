@@ -81,6 +81,8 @@ _NEG_AUX = re.compile(
     re.I,
 )
 _NEGATIONS = re.compile(r"\b(?:not|never|cannot)\b|n't\b", re.I)
+# a stem that opens with its negation and a topic: "Not true about NRHM", "False regarding protective splinting:"
+_NOT_TRUE_ABOUT = re.compile(r"^\s*(?:not\s+true|false|incorrect|wrong|untrue)\s+(about|regarding|for|of|in)\b", re.I)
 _NEG_WORDS = re.compile(r"\b(false|incorrect|untrue|wrong|inaccurate)\b", re.I)
 _POS_FOR = {"false": "true", "incorrect": "correct", "untrue": "true", "wrong": "correct", "inaccurate": "accurate"}
 
@@ -182,6 +184,21 @@ def prepare_question(question: str) -> Prepared:
     # "Which one of the following drugs" (not "a reaction in which one of the ions")
     q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
+    # "Which factor of the following contributes to ..." -> "Which factor contributes to ..." (before a verb)
+    q = re.sub(
+        r"\b(which|what)\s+(?!one\b|of\b)([a-z]+)\s+of\s+the\s+following\s+(?=(?:[a-z]+s|is|are|can)\b)",
+        r"\1 \2 ",
+        q,
+        flags=re.I,
+    )
+    # "Which is best method to assess X is:" -> "Best method to assess X is" (the stem's verb said at both ends)
+    # (not when the last one belongs to a clause inside: "What is a measure of how hot or cold the air is?")
+    q = re.sub(
+        r"^(?:which|what)\s+(is|are)\s+((?:(?!\b(?:how|what|which|who|that|where|when|why|if)\b).)+?\s+\1)[\s:?.\-]*$",
+        r"\2",
+        q,
+        flags=re.I,
+    )
     q = q.replace("\u2019", "'")  # "What’s", "body’s": the typographic apostrophe as the rules expect it
     q = re.sub(r"\bwhat's\b", "what is", q, flags=re.I)
     q = re.sub(r"\bwho's\b", "who is", q, flags=re.I)
@@ -203,6 +220,11 @@ def prepare_question(question: str) -> Prepared:
             q = _THE_FOLLOWING.sub("which of the following", q, count=1)
         else:  # "Anti D is required in all cases except" -> "... in which of the following cases"
             q = _ALL_NOUNS.sub("which of the following ", q, count=1)
+        inverted = True
+    elif _NOT_TRUE_ABOUT.match(q):
+        # "Not true about piperacilline is:", "False about enamel rods is" -> "Which of the following is true about X"
+        q = _NOT_TRUE_ABOUT.sub(r"Which of the following is true \1", q, count=1)
+        q = re.sub(r"\s+(?:is|are)[\s:?.\-\u2013]*$", "", q)
         inverted = True
     elif re.search(r"(?<!of )\bthe following (is|are)\s+not\b", q, re.I):
         # "According to X, the following is not a suspect" -> "..., which of the following is a suspect"
@@ -385,7 +407,10 @@ class RuleQA2D:
         # exam lists after a colon dropped ("Diagnosis is:AIIMS 13"), an adjective waiting for its noun ("most typical
         # of mandibular" + "Canine") or "likely" at the end takes the answer after it, "This is because" + a clause, an
         # infinitive answer after a stem that ends in its object ("provides data" + "To monitor disease trends"), a
-        # telegraphic last sentence after context sentences ("... as well. Likely type of seizures" + ANSWER)
+        # telegraphic last sentence after context sentences ("... as well. Likely type of seizures" + ANSWER), "Not
+        # true/False about X" inverted like "Which is not true about X", a subjectless statement answer to a truth stem
+        # takes its topic ("Piperacilline inhibits beta-lactamase"), "Which factor of the following contributes",
+        # "Which is X is:" said once
         self.model_id = f"rules-v42+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -867,7 +892,7 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
     if first in IMPERATIVES and toks[0].tag_ in ("VB", "NN", "NNP", "VBP") and len(toks) > 1:
         return _imperative(qdoc, answer, adoc)
     if _TRUTH_STEM.search(q):
-        return _statement_answer(answer, adoc)
+        return _statement_answer(answer, adoc, _truth_topic(q))
     named = _naming_question(q, qdoc, answer)
     if named is not None:
         return named
@@ -983,11 +1008,68 @@ _TRUTH_STEM = re.compile(
 )
 
 
-def _statement_answer(answer: str, adoc: Any) -> str:
-    """'Which of the following is true about X?' + a statement: the claim is the statement itself."""
+# what a truth stem is about: "... true about/regarding/for X", "About X, which of the following are true"
+_TOPIC = re.compile(
+    r"\b(?:true|correct|accurate)\s+(?:about|regarding|for|of|in)\s+(?P<t>[^,?:;]+?)\s*(?:[,?:;]|$)"
+    r"|^(?:about|regarding)\s+(?P<t2>[^,]+?)\s*,",
+    re.I,
+)
+
+
+def _truth_topic(q: str) -> str | None:
+    m = _TOPIC.search(q)
+    topic = m and (m.group("t") or m.group("t2"))
+    if not topic or re.match(r"(?:the\s+following|these|them|this|it)\b", topic, re.I):
+        return None
+    return re.sub(r"^(?:about|regarding|for|of|in)\s+", "", topic.strip(), flags=re.I)  # "regarding for X"
+
+
+def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
+    """'Which of the following is true about X?' + a statement: the claim is the statement itself; a statement
+    without its subject takes the topic X as its subject: "Inhibits beta-lactamase", "Can be done in prone
+    position", "It is non-halophilic", "Active against Pseudomonas" ("X is active against Pseudomonas")."""
+    if topic and len(adoc) > 1:
+        first = adoc[0]
+        finite_after = [t for t in adoc[1:] if t.tag_ in FINITE_TAGS and not _coordinated_predicate(adoc, t.i)]
+        if first.lower_ in ("it", "they") and adoc[1].pos_ in ("VERB", "AUX"):
+            rest = answer[len(first.text) :]
+            rest = re.sub(r"^'s\b", " is", re.sub(r"^'re\b", " are", rest))  # "It's an amide" -> "X is an amide"
+            return f"{topic}{rest}"
+        verb_first = first.tag_ in ("VBZ", "MD") or (
+            first.lower_.endswith("s") and _is_verb_form(first.lower_, ("VBZ",))
+        )
+        if (
+            verb_first and not finite_after
+        ):  # not a subject read as a verb: "Blisters are present", "Signs ... subsides"
+            return f"{topic} {answer[0].lower()}{answer[1:]}"
+        clause = next((t.i for t in adoc if t.lower_ in _SUBORDINATORS), len(adoc))  # "when platelet count is ..."
+        predicative = adoc[1].tag_ in ("IN", "TO", "RB", "WRB")  # "Used in", "Active against"; not "Decreased FEV1"
+        if first.tag_ in ("JJ", "VBN") and predicative and not any(t.tag_ in FINITE_TAGS for t in adoc[:clause]):
+            head = re.split(r"\s+(?:of|in|for|with|to|on|at|by|during|after)\s+", topic, maxsplit=1)[0].split()[-1]
+            low = head.lower()  # the head noun decides: "use of articaine" is singular, "oxygenases" plural
+            plural = _plural_form(low) or (
+                low.endswith("s") and not low.endswith(("ss", "us", "is")) and low not in _SINGULAR_IN_S
+            )
+            copula = "are" if plural else "is"
+            return f"{topic} {copula} {answer[0].lower()}{answer[1:]}"
     if not any(t.tag_ in FINITE_TAGS for t in adoc):
         raise ConversionError("statement_answer_without_verb")
     return answer
+
+
+# diseases and kinds named in "-s" that are singular ("Diabetes is", "Caries is")
+_SINGULAR_IN_S = frozenset(
+    {"diabetes", "herpes", "rabies", "caries", "scabies", "series", "species", "mumps", "measles", "rickets", "aids"}
+)
+
+
+def _coordinated_predicate(adoc: Any, i: int) -> bool:
+    """A finite verb after "and"/"&" (and an adverb): a second predicate of the same subject ("Expands on setting
+    & hence provides ...")."""
+    k = i - 1
+    if k > 0 and adoc[k].tag_ == "RB":
+        k -= 1
+    return k >= 0 and (adoc[k].tag_ == "CC" or adoc[k].text == "&")
 
 
 @dataclass
