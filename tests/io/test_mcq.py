@@ -238,10 +238,18 @@ def test_medmcqa_official_layout_and_cop_base(tmp_path: Path) -> None:
     items, rejects = split(out)
     first = items[0]
     assert first.id == "medmcqa:e9ad821a-c438-4965-9f77-760819dfa155" and first.ref.line == 1
-    assert first.options == ("Hyperplasia", "Hyperophy", "Atrophy", "Dyplasia")
+    # the "rt" MedMCQA lost is put back ("Hyperophy"); "Dyplasia", a typo of another kind, stays
+    assert first.options == ("Hyperplasia", "Hypertrophy", "Atrophy", "Dyplasia")
     assert first.answer == "Atrophy"  # cop 3 is 1-based -> opc
     assert first.explanation == "Chronic urethral obstruction ...\nleads to atrophy."
-    assert first.meta == {"choice_type": "single", "subject_name": "Anatomy", "topic_name": "Urinary tract"}
+    assert first.meta == {
+        "choice_type": "single",
+        "subject_name": "Anatomy",
+        "topic_name": "Urinary tract",
+        "restored_rt": ["Hyperophy->Hypertrophy"],
+    }
+    as_is = split(list(build("medmcqa", path, restore_lost_rt=False).read(skip_bad=True)))[0][0]
+    assert as_is.options[1] == "Hyperophy" and "restored_rt" not in as_is.meta
     assert items[1].meta["choice_type"] == "multi" and items[1].answer == "Hyperplasia"
     assert items[1].explanation is None and items[1].meta["topic_name"] is None
     assert items[2].id == "medmcqa:t1" and items[2].answer_index is None

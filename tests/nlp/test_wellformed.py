@@ -35,6 +35,9 @@ def parse():  # type: ignore[no-untyped-def]
         ("Measured the accuracy of the infants.", "no_subject"),
         ("Adult neurogenesis has been suggested it can buffer stress response.", "missing_complementizer"),
         ("As metformin is an inhibitor of complex I.", "subordinate_clause_only"),
+        # a "Not" left before the verb it belonged to, its subject lost (MedMCQA conversions, session 42)
+        ("Not should be used in acute infection of tonsils and adenoids.", "no_subject"),
+        ("Not present are in the collecting duct.", "no_subject"),
     ],
 )
 def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
@@ -69,6 +72,8 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "As a marker of inflammation CRP is widely used.",
         "Patients were shown it at the clinic.",
         "As part of the innate response macrophages secrete IL-6.",
+        "Not all cells are able to divide.",
+        "Not included in the human poverty index is occupation.",
     ],
 )
 def test_well_formed_claims_pass(parse, text: str) -> None:  # type: ignore[no-untyped-def]

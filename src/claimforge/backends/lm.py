@@ -32,9 +32,9 @@ from pydantic import Field, model_validator
 
 from claimforge.cache import CachedComponentConfig, DiskCache, files_digest, fingerprint
 from claimforge.nlp.sentences import SPLITTER_VERSION, split_sentences
+from claimforge.nlp.words import EMBEDDED_LM
 from claimforge.registry import registry
 
-EMBEDDED_LM = "lm-ngram"
 FORMAT = "claimforge-ngram-lm"
 FORMAT_VERSION = 1
 

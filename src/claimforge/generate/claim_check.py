@@ -70,8 +70,8 @@ class ClaimCheck:
         # sentence opening on a past form with no subject ("Measured calibration accuracy for ..."), a passive
         # reporting verb before a clause without "that" ("has been suggested it can"), "As" + one clause ("As
         # metformin is an inhibitor of complex I."), "this"/"these" standing alone ("The reason for this"), "their"
-        # with nothing to point to
-        self.model_id = f"wellformed-v9+{self._nlp.model_id}{lm_id}"
+        # with nothing to point to; v10: a "Not" left before the verb it belonged to ("Not should be used in ...")
+        self.model_id = f"wellformed-v10+{self._nlp.model_id}{lm_id}"
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:
         if not texts:

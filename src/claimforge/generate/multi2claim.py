@@ -233,7 +233,8 @@ class Multi2Claim(Pipeline):
                 # 48: rules-v41 ("Fiber helps keep"); 49: wellformed-v8 ("such as and ..." is a broken list);
                 # 50: wellformed-v9 (no SciQ or MedMCQA conversion changes); 51: rules-v42 (MedMCQA stems: dashes as
                 # blanks, exam lists, "most likely:", "This is because", a telegraphic last sentence after context),
-                # a keyed "all of the above" states one true option (no REFUTED claim: ``all_options_true``)
+                # a keyed "all of the above" states one true option (no REFUTED claim: ``all_options_true``), the
+                # claim check wellformed-v10 (a "Not" left before its verb: "Not should be used in ...")
                 version="51",
             ),
             Stage(

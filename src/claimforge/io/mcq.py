@@ -55,6 +55,7 @@ from claimforge.io.rows import (
     normalize_explanation,
     normalize_text,
 )
+from claimforge.nlp.words import restore_lost_rt
 from claimforge.records import MCQItem, Record, Reject, SourceRef
 from claimforge.registry import ComponentConfig, registry
 
@@ -409,6 +410,9 @@ class MedMCQAConfig(ComponentConfig):
     path: str
     dataset: str = "medmcqa"
     cop_base: int = 1  # official JSON release: 1 -> opa; Hugging Face ``medmcqa``: 0 -> opa
+    # MedMCQA lost every "rt" ("hypeension", "Fuher", "aery"): put it back where exactly one known word results
+    # (nlp/words.py); the repairs are listed in the item's meta ``restored_rt``
+    restore_lost_rt: bool = True
 
 
 _CHOICE_PREFIX = re.compile(r"^\(?([A-Z])[.):](?:\s+|$)")
@@ -431,10 +435,30 @@ class MedMCQAReader(_BaseReader):
     are stripped. (b) official ``{id, question, opa..opd, cop, choice_type, exp, subject_name,
     topic_name}``: ``cop`` is 1-based in the official release and 0-based in the Hugging Face dataset
     (``cop_base``); a missing cop or -1 means unknown; ``exp`` is the explanation, ``id`` the item id,
-    and ``choice_type``, ``subject_name``, ``topic_name`` go into meta.
+    and ``choice_type``, ``subject_name``, ``topic_name`` go into meta. With ``restore_lost_rt`` (default) the
+    letters "rt" MedMCQA lost are put back (:func:`claimforge.nlp.words.restore_lost_rt`).
     """
 
     def _convert(self, rec: RawRecord, data: dict[str, Any]) -> _Fields:
+        fields = self._fields(data)
+        if not self.config.restore_lost_rt:
+            return fields
+        restored: list[str] = []
+
+        def repaired(text: str) -> str:
+            new, fixed = restore_lost_rt(text)
+            restored.extend(fixed)
+            return new
+
+        fields.question = repaired(fields.question)
+        fields.options = tuple(repaired(o) for o in fields.options)
+        if fields.explanation:
+            fields.explanation = repaired(fields.explanation)
+        if restored:
+            fields.meta = {**fields.meta, "restored_rt": restored}
+        return fields
+
+    def _fields(self, data: dict[str, Any]) -> _Fields:
         if any(k in data for k in _OFFICIAL_KEYS):
             return self._official(data)
         choices = data.get("choices")

@@ -25,6 +25,12 @@ _DANGLING = frozenset(
 )
 VERBAL_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _NOT_BEFORE_VERB = frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "AUX"})
+# a negation left in front of the verb it belonged to, its subject lost: "Not should be used in ...", "Not present are
+# in the collecting duct" (not "Not all cells are ...", "Not included in the index is ...")
+_NOT_OPENING = re.compile(
+    r"^Not\s+(?!(?:all|every|only|much|many|each|a|an|the)\b)(?:[\w-]+\s+)?"
+    r"(?:is|are|was|were|be|should|can|could|may|might|must|will|would|shall|does|do|did|has|have|had)\b"
+)
 _SUBORDINATE_START = re.compile(r"(?:although|though|whereas|while|because|unless|since)\b", re.I)
 # "As" opening a clause ("As X is Y" with one finite verb and no comma has no main clause); not "As many as"
 _AS_START = re.compile(
@@ -75,7 +81,9 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
         reasons.append(reason("lost_symbol", repr(lost.group(1))))
     # the verb must head the sentence: a plural noun the tagger took for a verb ("Increases in blood pressure
     # were observed") is not
-    if toks and toks[0].tag_ == "VBZ" and toks[0].text[:1].isupper() and toks[0].dep_ == "ROOT":
+    if _NOT_OPENING.match(text):
+        reasons.append(reason("no_subject", repr(text.split()[0])))
+    elif toks and toks[0].tag_ == "VBZ" and toks[0].text[:1].isupper() and toks[0].dep_ == "ROOT":
         reasons.append(reason("no_subject", repr(toks[0].text)))
     elif toks and toks[0].tag_ in ("VBD", "VBN") and toks[0].text[:1].isupper() and _subjectless_opening(toks[0]):
         # "Measured calibration accuracy for … infants": a sentence cut after its subject ("X et al. measured …")

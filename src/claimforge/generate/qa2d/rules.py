@@ -184,6 +184,7 @@ def prepare_question(question: str) -> Prepared:
     # "Which one of the following drugs" (not "a reaction in which one of the ions")
     q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
+    q = re.sub(r"\b(u)pto\b", r"\1p to", q, flags=re.I)  # "penetration is upto"
     # "Which factor of the following contributes to ..." -> "Which factor contributes to ..." (before a verb)
     q = re.sub(
         r"\b(which|what)\s+(?!one\b|of\b)([a-z]+)\s+of\s+the\s+following\s+(?=(?:[a-z]+s|is|are|can)\b)",
@@ -3273,15 +3274,37 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
     finite = [t for t in doc if t.tag_ in FINITE_TAGS and not _in_relative_clause(t)]
     answer_clause = any(t.tag_ in FINITE_TAGS for t in adoc)
     lowered = answer if not answer or _acronym(answer.split()[0]) else answer[0].lower() + answer[1:]
-    if doc[0].pos_ == "SCONJ" and answer_clause:
-        # "When a person lies down:" + "There is an increase ..." -> "When a person lies down, there is ..."
-        return f"{doc.text}, {lowered}"
+    one_phrase = (  # the stem is one phrase: "During cryosurgery", "In primary trauma from occlusion"
+        doc[0].dep_ == "case"
+        and doc[0].head.dep_ == "ROOT"
+        and "," not in doc.text
+        and not any(t.pos_ in ("VERB", "AUX") or _is_wh_word(t) for t in doc)
+    )
+    if (doc[0].pos_ == "SCONJ" or (one_phrase and len(adoc) > 1)) and answer_clause:
+        # "When a person lies down:" + "There is an increase ..." -> "When a person lies down, there is ..."; "During
+        # cryosurgery" + "Cell death occurs when ..." -> "During cryosurgery, cell death occurs when ..."
+        return f"{doc.text.strip(' -:;,')}, {lowered}"
     predicate = (  # an answer that opens with a finite verb and says more: "Is permeable", "Has no side-effects"
         len(adoc) > 1
         and (adoc[0].tag_ in ("VBZ", "VBP", "MD") or adoc[0].lower_ in ("was", "were", "had", "did"))
         and doc[0].lower_ not in ("true", "false", "correct", "incorrect", "not", "all", "features", "effect")
     )
-    if predicate and (last.lower_ in ("it", "they") or (not finite and doc[0].pos_ != "ADP")):
+    # after an opening phrase and its comma, a noun phrase that waits for its verb: "In resorption of roots of the
+    # primary teeth, the dental pulp" + "Plays a passive role", "..., the teeth usually" + "Remain in function"
+    commas = [t.i for t in toks if t.text == ","]
+    tail = [t for t in doc[commas[-1] + 1 :] if not t.is_punct] if commas else []
+    subject_tail = (
+        not finite
+        and doc[0].pos_ == "ADP"
+        and bool(tail)
+        and tail[0].tag_ in ("DT", "PRP$", "NN", "NNS", "NNP", "JJ")
+        and any(t.pos_ in ("NOUN", "PROPN") for t in tail)
+        and all(t.pos_ in ("DET", "ADJ", "NOUN", "PROPN", "ADV", "NUM") for t in tail)
+    )
+    plural_tail = subject_tail and any(t.tag_ in ("NNS", "NNPS") for t in tail)
+    if subject_tail and plural_tail and len(adoc) > 1 and adoc[0].tag_ == "VB":
+        predicate = True  # "the teeth usually" + "Remain in function and are vital"
+    if predicate and (last.lower_ in ("it", "they") or (not finite and (doc[0].pos_ != "ADP" or subject_tail))):
         # the answer is the predicate: "Junctional epithelium" + "Is permeable", "... differs in that it" + "Has a
         # foramen transversarium"
         return f"{doc.text.strip(' -:;,')} {lowered}"
@@ -3298,6 +3321,9 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         or last.tag_ in ("VBN", "IN", "TO", "VBZ", "VBP", "VBD")
         or (last.lower_ in ("more", "less") and len(toks) > 1 and toks[-2].tag_ in FINITE_TAGS)
         or (finite and last.lower_ in ("likely", "probably"))
+        # an adverb after "be" or a modal: "is primarily", "must also", "are all" (not "comes first")
+        or (finite and last.tag_ == "RB" and len(toks) > 1 and toks[-2].tag_ in FINITE_TAGS and toks[-2].pos_ == "AUX")
+        or (finite and answer[:1] in "<>\u2264\u2265")  # "is defined as a serum Na+ level" + "< 135 mmol/L"
         or (finite and _waits_for_noun(last, toks[-2] if len(toks) > 1 else None) and not answer_clause)
     ):  # "Pulp proper resembles", "Stimulated saliva ... has more", "X is most likely", "most typical of mandibular"
         if last.lower_ == "for" and answer.lower().startswith("to "):
