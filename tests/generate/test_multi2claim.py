@@ -210,6 +210,21 @@ def test_a_keyed_all_of_the_above_states_a_true_option_and_no_false_one() -> Non
     assert sup.provenance.details["answer"] == "All of the above" and sup.provenance.details["option"] == "Digastric"
     why = {r.reason: r.detail for r in res.rejects if r.item_id == "t:40"}
     assert why == {"all_options_true": "the keyed answer is 'All of the above'"}
+    # MedMCQA marks such items "multi" (several options are correct): they pass the one-answer filter, others do not
+    multi = [
+        item(
+            44,
+            "Depression of mandible is achieved by:",
+            "All of the above",
+            ["Mylohyoid", "Digastric"],
+            explanation,
+            choice_type="multi",
+        ),
+        item(45, "Which stores DNA?", "nucleus", ["vacuole"], "The nucleus stores DNA. " + FILLER, choice_type="multi"),
+    ]
+    res = make(balance=False).build([*corpus(), *multi])
+    item_rejects = {r.item_id: r.reason for r in res.rejects if r.scope == "item"}
+    assert "t:44" not in item_rejects and item_rejects["t:45"] == "multiple_correct_options"
 
 
 def test_nei_head_word_match_is_stricter_than_phrase() -> None:

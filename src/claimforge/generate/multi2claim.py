@@ -120,7 +120,10 @@ def _item_problem(cfg: Multi2ClaimConfig, item: MCQItem) -> tuple[str, str]:
         return "question_too_long", f"{n_question} words > max_question_words={cfg.max_question_words}"
     if item.answer is None or not item.answer.strip():
         return "no_answer", "no keyed answer" if item.answer_index is None else "empty answer option"
-    if cfg.single_answer and str(item.meta.get("choice_type", "single")).lower() == "multi":
+    # (a keyed "all of the above" is marked "multi" in MedMCQA, and rightly: every option is true, so it makes no
+    # REFUTED claim and the filter's reason, a distractor that is also correct, does not apply)
+    multi = str(item.meta.get("choice_type", "single")).lower() == "multi"
+    if cfg.single_answer and multi and not _ALL_OPTIONS.match(item.answer):
         return "multiple_correct_options", "choice_type=multi"
     if _OPTION_REF.match(item.answer) and not true_options(item):
         return "answer_refers_to_options", item.answer
