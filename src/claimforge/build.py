@@ -115,6 +115,7 @@ def _setup(recipe: dict[str, Any], limit: int | None, skip_bad: bool, chunk_size
         "skip_bad": skip_bad,
         "chunk_size": chunk_size,
         "splitter": SPLITTER_VERSION,  # readers split text: stored chunks of another splitter are not reused
+        "reader_version": getattr(reader, "version", "1"),  # nor chunks a reader's older code read
     }
     return _Setup(recipe, spec, reader, pipeline, input_id, limit, skip_bad)
 

@@ -202,6 +202,13 @@ def test_a_keyed_all_of_the_above_states_a_true_option_and_no_false_one() -> Non
     )  # first on a tie
     assert true_options(item(42, "Q?", "alpha", ["beta"], None)) == ["alpha"]
     assert true_options(item(43, "Q?", "None of the above", ["beta"], None)) == []
+    assert true_options(item(46, "Q?", "None of the following", ["beta"], None)) == []
+    # "ALL" is acute lymphoblastic leukaemia, an answer like any other; "1 and 2", "A only" point at options
+    leukaemia = item(47, "L-asparaginase is used in the treatment of:", "ALL", ["AML", "CML"], None)
+    assert true_options(leukaemia) == ["ALL"] and keyed_option(leukaemia) == "ALL"
+    assert _distractors(leukaemia) == ["AML", "CML"]
+    refs = item(48, "Q?", "All of the above", ["alpha", "1 and 2", "i and ii", "A only", "beta"], None)
+    assert true_options(refs) == ["alpha", "beta"]
     res = make(balance=False).build([*corpus(), it])
     claims = {(e.label, e.claim) for e in res.examples if e.source_item_id == "t:40"}
     assert (Label.SUPPORTED, "The answer is Digastric.") in claims

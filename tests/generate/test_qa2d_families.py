@@ -1794,11 +1794,31 @@ MEDMCQA_STEMS_42 = [
         "Required for carboxylation of drugs",
         "Oxygenases are required for carboxylation of drugs.",
     ),
-    (
+    (  # "It" is articaine, not its use
         "All are true about use of articaine in a child except",
         "It's an amide which is metabolised in both plasma and liver",
-        "Use of articaine in a child is an amide which is metabolised in both plasma and liver.",
+        "Articaine is an amide which is metabolised in both plasma and liver.",
     ),
+    ("Which is true about the treatment of malaria?", "It is caused by Plasmodium", "Malaria is caused by Plasmodium."),
+    # the topic without its frame or a trailing copula; "in general" is no topic
+    ("Which is true in relation to hepatitis B?", "Transmitted sexually", "Hepatitis B is transmitted sexually."),
+    ("Which is true in case of diabetes?", "Causes neuropathy", "Diabetes causes neuropathy."),
+    ("Which of the following is true about aspirin is:", "Inhibits COX", "Aspirin inhibits COX."),
+    ("False about X is/are:", "It is red", "X is red."),
+    ("Which is true in general?", "Is used in pregnancy", "Is used in pregnancy."),  # the claim check's no_subject
+    ("Incorrect of the following statements regarding aspirin:", "It causes bleeding", None),
+    # a verb-first or modal answer, a participle before a clause (review of session 42)
+    (
+        "False about Bone marrow biopsy",
+        "Can be done in prone or lateral position",
+        "Bone marrow biopsy can be done in prone or lateral position.",
+    ),
+    (
+        "False about Bone marrow biopsy",
+        "Contraindicated when platelet count is below 40,000",
+        "Bone marrow biopsy is contraindicated when platelet count is below 40,000.",
+    ),
+    ("All of the following are true regarding caries except:", "Caused by bacteria", "Caries is caused by bacteria."),
     ("All of the following are true about COPD except:", "Decreased FEV1", None),
     (
         "About Transfusion Related Acute Lung Injury (TRALI), all of the following are true except:",
@@ -1821,6 +1841,53 @@ MEDMCQA_STEMS_42 = [
         "temperature",
         "Temperature is a measure of how hot or cold the air is.",
     ),
+    # "which N of the following" only before a verb, not a plural noun
+    ("What percentage of the following patients are cured?", "50%", "50% of the following patients are cured."),
+    # rules-v42, part 3: one phrase + a clause answer; an opening phrase, a comma and a subject + a predicate; an
+    # adverb after "be" or a modal; a comparison answer; "upto"; a blank after a colon; an imperative last sentence
+    (
+        "During cryosurgery",
+        "Cell death occurs when the temperature falls below -20°C",
+        "During cryosurgery, cell death occurs when the temperature falls below -20°C.",
+    ),
+    (
+        "In resorption of roots of the primary teeth, the dental pulp",
+        "Plays a passive role",
+        "In resorption of roots of the primary teeth, the dental pulp plays a passive role.",
+    ),
+    (
+        "In root fracture of the apical one-thrid of permanent anterior teeth, the teeth usually",
+        "Remain in function and are vital",
+        "In root fracture of the apical one-thrid of permanent anterior teeth, the teeth usually remain in function and"
+        " are vital.",
+    ),
+    (
+        "The fear of a 6 year old related to dentistry is primarily:",
+        "Subjective",
+        "The fear of a 6 year old related to dentistry is primarily subjective.",
+    ),
+    (
+        "When something loses electrons, it must also?",
+        "gain electrons",
+        "When something loses electrons, it must also gain electrons.",
+    ),
+    (
+        "The name of which ion always comes first?",
+        "positive ion",
+        None,  # "comes first": no "be" or modal before the adverb
+    ),
+    (
+        "Hyponatremia is defined as a serum Na+ level",
+        "< 135 mmol/L",
+        "Hyponatremia is defined as a serum Na+ level < 135 mmol/L.",
+    ),
+    (
+        "According to ISO 6876-2001 ADA specifications 57 Endodontics sealer penetration is upto?",
+        "50 μm",
+        "According to ISO 6876-2001 ADA specifications 57 Endodontics sealer penetration is up to 50 μm.",
+    ),
+    ("Drug of choice is:______", "Atropine", "Drug of choice is Atropine."),
+    ("A 30 year old man has fever. He is a farmer. Identify organism:", "Leptospira", None),
 ]
 
 
@@ -1878,3 +1945,13 @@ FAMILIES = {
 )
 def test_families(conv, question: str, answer: str, expected: str | None) -> None:  # type: ignore[no-untyped-def]
     assert _claim(conv, question, answer) == expected
+
+
+def test_exam_lists_go_but_values_after_a_colon_and_space_stay() -> None:
+    from claimforge.generate.qa2d.rules import prepare_question
+
+    assert prepare_question("Diagnosis is:AFMC 12; JIPMER 12; AIIMS 12, 13").text == "Diagnosis is"
+    # lab values after ": " are the question's data, not exams (a long list that does not match ends at once: the
+    # spaces between two items can be split one way only)
+    lab = "Findings: Sodium 13 Potassium 45 " * 12 + "Which is the diagnosis?"
+    assert "Potassium 45" in prepare_question(lab).text

@@ -249,6 +249,11 @@ def test_medmcqa_official_layout_and_cop_base(tmp_path: Path) -> None:
         "restored_rt": ["Hyperophy->Hypertrophy"],
     }
     as_is = split(list(build("medmcqa", path, restore_lost_rt=False).read(skip_bad=True)))[0][0]
+    damaged = {**OFFICIAL, "id": "rt", "question": "Fuher test for hypeension?", "exp": "The aery narrows."}
+    [fixed] = items_of(build("medmcqa", write_jsonl(tmp_path / "rt.jsonl", [damaged])))
+    assert (fixed.question, fixed.explanation) == ("Further test for hypertension?", "The artery narrows.")
+    repaired = ["Fuher->Further", "hypeension->hypertension", "Hyperophy->Hypertrophy", "aery->artery"]
+    assert fixed.meta["restored_rt"] == repaired
     assert as_is.options[1] == "Hyperophy" and "restored_rt" not in as_is.meta
     assert items[1].meta["choice_type"] == "multi" and items[1].answer == "Hyperplasia"
     assert items[1].explanation is None and items[1].meta["topic_name"] is None

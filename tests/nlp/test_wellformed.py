@@ -38,6 +38,8 @@ def parse():  # type: ignore[no-untyped-def]
         # a "Not" left before the verb it belonged to, its subject lost (MedMCQA conversions, session 42)
         ("Not should be used in acute infection of tonsils and adenoids.", "no_subject"),
         ("Not present are in the collecting duct.", "no_subject"),
+        ("Is used in pregnancy.", "no_subject"),
+        ("Were significantly reduced in treated mice.", "no_subject"),
     ],
 )
 def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
@@ -74,6 +76,11 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "As part of the innate response macrophages secrete IL-6.",
         "Not all cells are able to divide.",
         "Not included in the human poverty index is occupation.",
+        "Not everyone is susceptible to the virus.",
+        "Not enough is known about the mechanism.",
+        "Not infrequently are these lesions missed.",
+        "Not shown are the controls.",
+        "Had the trial continued, more patients would have died.",
     ],
 )
 def test_well_formed_claims_pass(parse, text: str) -> None:  # type: ignore[no-untyped-def]

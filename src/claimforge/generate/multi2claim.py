@@ -123,11 +123,11 @@ def _item_problem(cfg: Multi2ClaimConfig, item: MCQItem) -> tuple[str, str]:
     # (a keyed "all of the above" is marked "multi" in MedMCQA, and rightly: every option is true, so it makes no
     # REFUTED claim and the filter's reason, a distractor that is also correct, does not apply)
     multi = str(item.meta.get("choice_type", "single")).lower() == "multi"
-    if cfg.single_answer and multi and not _ALL_OPTIONS.match(item.answer):
+    if cfg.single_answer and multi and not _all_of_the_above(item.answer):
         return "multiple_correct_options", "choice_type=multi"
-    if _OPTION_REF.match(item.answer) and not true_options(item):
+    if _refers_to_options(item.answer) and not true_options(item):
         return "answer_refers_to_options", item.answer
-    if not _distractors(item) and not _ALL_OPTIONS.match(item.answer):
+    if not _distractors(item) and not _all_of_the_above(item.answer):
         return "no_distractors", f"{len(item.options)} options"
     if not item.explanation or not item.explanation.strip():
         return "no_explanation", ""
@@ -486,28 +486,39 @@ class Multi2Claim(Pipeline):
         )
 
 
-# Options that only point at other options ("all of the above", "both a and c"): no claim can be made of them.
+# Options that only point at other options ("all of the above", "both a and c", "1 and 2", "A only"): no claim can be
+# made of them. "ALL" in capitals is acute lymphoblastic leukaemia, an answer like any other.
+_REFERENCE_TAIL = r"(\s+of)?(\s+the)?(\s+(above|these|them|options|following))?"
+_LABEL = r"([a-e]|[1-5]|i{1,3}|iv|v)"
 _OPTION_REF = re.compile(
-    r"^\s*((all|none|both|either|neither)(\s+of)?(\s+the)?(\s+(above|these|them|options|following))?"
-    r"|(both\s+)?[a-e](\s*(,|and|&)\s*[a-e])+)\s*[.]?\s*$",
+    rf"^\s*((all|none|both|either|neither){_REFERENCE_TAIL}"
+    rf"|(both\s+)?{_LABEL}(\s*(,|and|&)\s*{_LABEL})+|[a-e]\s+only)\s*[.]?\s*$",
     re.I,
 )
 # A keyed "all of the above" makes every option that is no such reference true.
-_ALL_OPTIONS = re.compile(r"^\s*all(\s+of)?(\s+the)?(\s+(above|these|them|options|following))?\s*[.]?\s*$", re.I)
+_ALL_OPTIONS = re.compile(rf"^\s*all{_REFERENCE_TAIL}\s*[.]?\s*$", re.I)
+
+
+def _refers_to_options(option: str) -> bool:
+    return bool(_OPTION_REF.match(option)) and option.strip(" .") != "ALL"
+
+
+def _all_of_the_above(option: str) -> bool:
+    return bool(_ALL_OPTIONS.match(option)) and option.strip(" .") != "ALL"
 
 
 def true_options(item: MCQItem) -> list[str]:
     """The options the key makes true: the keyed answer, or for a keyed "all of the above" every option that does
     not itself point at other options, in option order (none for "none of the above", "both a and c")."""
     answer = item.answer or ""
-    if not _OPTION_REF.match(answer):
+    if not _refers_to_options(answer):
         return [answer] if answer.strip() else []
-    if not _ALL_OPTIONS.match(answer):
+    if not _all_of_the_above(answer):
         return []
     return [
         o.strip()
         for i, o in enumerate(item.options)
-        if i != item.answer_index and o.strip() and not _OPTION_REF.match(o)
+        if i != item.answer_index and o.strip() and not _refers_to_options(o)
     ]
 
 
@@ -534,14 +545,14 @@ def _text(claim: OptionClaim) -> str:
 def _distractors(item: MCQItem) -> list[str]:
     """Distinct non-empty distractors that differ from the answer (case-insensitive) and do not merely
     point at other options; none when the key is "all of the above" (every option is true)."""
-    if _ALL_OPTIONS.match(item.answer or ""):
+    if _all_of_the_above(item.answer or ""):
         return []
     ans = (item.answer or "").strip().lower()
     seen: set[str] = set()
     out: list[str] = []
     for d in item.distractors:
         key = d.strip().lower()
-        if key and key != ans and key not in seen and not _OPTION_REF.match(d):
+        if key and key != ans and key not in seen and not _refers_to_options(d):
             seen.add(key)
             out.append(d.strip())
     return out

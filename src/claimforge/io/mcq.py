@@ -234,6 +234,8 @@ class _BaseReader:
     JSON (array, lines or pandas columns), ``_records``."""
 
     item_type: ClassVar[type[Record]] = MCQItem  # what read() yields besides Rejects (a pipeline's item_type)
+    # changes when the reader's code changes what it reads from the same file (stored chunks are not reused)
+    version: ClassVar[str] = "1"
 
     def __init__(self, config: Any) -> None:
         self.config = config
@@ -438,6 +440,9 @@ class MedMCQAReader(_BaseReader):
     and ``choice_type``, ``subject_name``, ``topic_name`` go into meta. With ``restore_lost_rt`` (default) the
     letters "rt" MedMCQA lost are put back (:func:`claimforge.nlp.words.restore_lost_rt`).
     """
+
+    # 2: the lost "rt" restored (it depends on the embedded LM's words: a new LM is a new version)
+    version: ClassVar[str] = "2"
 
     def _convert(self, rec: RawRecord, data: dict[str, Any]) -> _Fields:
         fields = self._fields(data)

@@ -26,10 +26,15 @@ _DANGLING = frozenset(
 VERBAL_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _NOT_BEFORE_VERB = frozenset({"DET", "ADP", "CCONJ", "SCONJ", "PART", "AUX"})
 # a negation left in front of the verb it belonged to, its subject lost: "Not should be used in ...", "Not present are
-# in the collecting duct" (not "Not all cells are ...", "Not included in the index is ...")
+# in the collecting duct" (not "Not everyone is ...", "Not enough is known", "Not shown are the controls"); and a
+# sentence that opens on its auxiliary before a participle or adverb, with no subject: "Is used in pregnancy."
+_AUX = r"(?:is|are|was|were|be|should|can|could|may|might|must|will|would|shall|does|do|did|has|have|had)"
 _NOT_OPENING = re.compile(
-    r"^Not\s+(?!(?:all|every|only|much|many|each|a|an|the)\b)(?:[\w-]+\s+)?"
-    r"(?:is|are|was|were|be|should|can|could|may|might|must|will|would|shall|does|do|did|has|have|had)\b"
+    rf"^Not\s+{_AUX}\b|^Not\s+[\w-]+\s+(?:is|are|was|were)\s+(?:in|on|at|of|for|with|by|to|from|during)\b"
+)
+_AUX_OPENING = re.compile(
+    r"^(?:Is|Are|Was|Were|Has|Have|Had|Can|Could|Should|May|Might|Must|Will|Would|Does|Do|Did)\s+(?:\w+ly\s+)?"
+    r"(?:used|seen|given|found|known|done|made|shown|\w+ed)\b[^?]*$"
 )
 _SUBORDINATE_START = re.compile(r"(?:although|though|whereas|while|because|unless|since)\b", re.I)
 # "As" opening a clause ("As X is Y" with one finite verb and no comma has no main clause); not "As many as"
@@ -81,7 +86,7 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
         reasons.append(reason("lost_symbol", repr(lost.group(1))))
     # the verb must head the sentence: a plural noun the tagger took for a verb ("Increases in blood pressure
     # were observed") is not
-    if _NOT_OPENING.match(text):
+    if _NOT_OPENING.match(text) or _AUX_OPENING.match(text):
         reasons.append(reason("no_subject", repr(text.split()[0])))
     elif toks and toks[0].tag_ == "VBZ" and toks[0].text[:1].isupper() and toks[0].dep_ == "ROOT":
         reasons.append(reason("no_subject", repr(toks[0].text)))

@@ -1,6 +1,8 @@
 """The word list that ships with claimforge (the vocabulary of the embedded n-gram LM) and a repair it makes
 possible: MedMCQA's text has lost every "rt" (two letters of a ligature in its PDF sources): "hypeension",
-"Fuher examination", "inferior thyroid aery", "at bih". 175 of its 4,183 validation items (4.2%) hold such a word."""
+"Fuher examination", "inferior thyroid aery", "at bih". In its validation split the repair changes 449 words in 313 of
+the 4,183 items (question, options or explanation). Words the loss turned into other known words ("hea" for "heart",
+"sta" for "start") cannot be told apart and stay."""
 
 from __future__ import annotations
 

@@ -58,7 +58,9 @@ _EXAM_TAG = re.compile(
     r"|\s*[(\[]\s*(?:(?:asked\s+twice|repeated)\b[^)\]]*|(?:AIIMS|PGI|JIPMER|DNB|NEET|AIPGM?EE|UPSC|FMGE|COMEDK|MAHE)\b[^)\]]*)"
     r"[)\]]"
     # a colon and a list of exams with their years: ":KCET 12; JIPMER 12; AIIMS 13", ":AIIMS 12, 13", ":MAHE 06"
-    r"|\s*:\s*(?:(?-i:[A-Z][A-Za-z]{2,})\s*'?\d{2}(?:\d{2})?(?:\s*,\s*'?\d{2}(?:\d{2})?)*\s*[;,]?\s*)+)\s*$",
+    # (the colon touches the first exam, as in all 17 of MedMCQA validation: lab values after ": " stay; the spaces
+    # between two exams can be split only one way, so a long list that fails does not backtrack exponentially)
+    r"|\s*:(?=\S)(?:(?-i:[A-Z][A-Za-z]{2,})\s*'?\d{2}(?:\d{2})?(?:\s*,\s*'?\d{2}(?:\d{2})?)*\s*(?:[;,]\s*)?)+)\s*$",
     re.I,
 )
 # "(all of) the following (N)" anywhere in a stem, not the preposition ("Following a fall, ...")
@@ -73,6 +75,10 @@ _OPEN_END = re.compile(
 )
 # not "WHO", the World Health Organization ("According to WHO guidelines, ...")
 _ANY_WH = re.compile(r"\b(?:what|which|(?-i:(?!WHO\b))who|whom|whose|where|when|why|how)\b", re.I)
+# "Which factor of the following contributes ..." (the word after "following" decides: a verb, not "patients")
+_WH_NOUN_OF_THE_FOLLOWING = re.compile(
+    r"\b(which|what)\s+(?!one\b|of\b)([a-z]+)\s+of\s+the\s+following\s+(?=([a-z]+)\b)", re.I
+)
 _TRAILING_ALL = re.compile(r"\s+(all( of (the following|these|them))?|the following)\s*$", re.I)
 _NEG_AUX = re.compile(
     r"^((?:[^?]*?,\s*)?(?:which|what)\b(?:(?!\b(?:that|which|who|whom|whose|if|when|where|because|while|although|unless)\b)[^?])*?"
@@ -82,8 +88,10 @@ _NEG_AUX = re.compile(
 )
 _NEGATIONS = re.compile(r"\b(?:not|never|cannot)\b|n't\b", re.I)
 # a stem that opens with its negation and a topic: "Not true about NRHM", "False regarding protective splinting:"
-_NOT_TRUE_ABOUT = re.compile(r"^\s*(?:not\s+true|false|incorrect|wrong|untrue)\s+(about|regarding|for|of|in)\b", re.I)
-_NEG_WORDS = re.compile(r"\b(false|incorrect|untrue|wrong|inaccurate)\b", re.I)
+_FALSE_WORDS = r"false|incorrect|untrue|wrong|inaccurate"
+_TOPIC_PREPOSITION = r"(?:about|regarding|for|of(?!\s+the\s+following\b)|in)"  # "true about X"; not "of the following"
+_NOT_TRUE_ABOUT = re.compile(rf"^\s*(?:not\s+true|{_FALSE_WORDS})\s+({_TOPIC_PREPOSITION})\b", re.I)
+_NEG_WORDS = re.compile(rf"\b({_FALSE_WORDS})\b", re.I)
 _POS_FOR = {"false": "true", "incorrect": "correct", "untrue": "true", "wrong": "correct", "inaccurate": "accurate"}
 
 
@@ -147,6 +155,17 @@ _AUX_BEFORE_CALLED = re.compile(
 )
 
 
+def _verb_only(word: str) -> bool:
+    """A finite verb lemminflect does not also know as a noun ("contributes", "is"; not "patients", "fibers")."""
+    from lemminflect import getAllLemmas
+
+    low = word.lower()
+    if low in ("is", "are", "can", "has", "have", "does", "do", "was", "were"):
+        return True
+    lemmas = getAllLemmas(low)
+    return "VERB" in lemmas and "NOUN" not in lemmas and low.endswith("s")
+
+
 def _said_twice(q: str) -> str:
     """The stem's auxiliary said once (:data:`_AUX_BEFORE_CALLED`), unless a relative clause in between takes the
     second one as its own: "that the cell wall is made of", "that atoms are made of" (the word after the relative
@@ -186,11 +205,8 @@ def prepare_question(question: str) -> Prepared:
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
     q = re.sub(r"\b(u)pto\b", r"\1p to", q, flags=re.I)  # "penetration is upto"
     # "Which factor of the following contributes to ..." -> "Which factor contributes to ..." (before a verb)
-    q = re.sub(
-        r"\b(which|what)\s+(?!one\b|of\b)([a-z]+)\s+of\s+the\s+following\s+(?=(?:[a-z]+s|is|are|can)\b)",
-        r"\1 \2 ",
-        q,
-        flags=re.I,
+    q = _WH_NOUN_OF_THE_FOLLOWING.sub(
+        lambda m: f"{m.group(1)} {m.group(2)} " if _verb_only(m.group(3)) else m.group(0), q
     )
     # "Which is best method to assess X is:" -> "Best method to assess X is" (the stem's verb said at both ends)
     # (not when the last one belongs to a clause inside: "What is a measure of how hot or cold the air is?")
@@ -225,7 +241,7 @@ def prepare_question(question: str) -> Prepared:
     elif _NOT_TRUE_ABOUT.match(q):
         # "Not true about piperacilline is:", "False about enamel rods is" -> "Which of the following is true about X"
         q = _NOT_TRUE_ABOUT.sub(r"Which of the following is true \1", q, count=1)
-        q = re.sub(r"\s+(?:is|are)[\s:?.\-\u2013]*$", "", q)
+        q = _TRAILING_COPULA.sub("", q)
         inverted = True
     elif re.search(r"(?<!of )\bthe following (is|are)\s+not\b", q, re.I):
         # "According to X, the following is not a suspect" -> "..., which of the following is a suspect"
@@ -884,7 +900,8 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
     blank = _BLANK.search(q)
     if blank:  # the answer in the blank's place, with a space where the blank touched a word ("____occurs")
         before, after = q[: blank.start()], q[blank.end() :]
-        space_before = " " if before[-1:].isalnum() else ""
+        before = re.sub(r"\s*:\s*$", "", before)  # "Drug of choice is:______" -> "... is Atropine"
+        space_before = " " if before[-1:].isalnum() or before[-1:] in ";," else ""
         return f"{before}{space_before}{answer}{' ' if after[:1].isalnum() else ''}{after}"
     toks = [t for t in qdoc if not t.is_space]
     if not toks:
@@ -1011,18 +1028,62 @@ _TRUTH_STEM = re.compile(
 
 # what a truth stem is about: "... true about/regarding/for X", "About X, which of the following are true"
 _TOPIC = re.compile(
-    r"\b(?:true|correct|accurate)\s+(?:about|regarding|for|of|in)\s+(?P<t>[^,?:;]+?)\s*(?:[,?:;]|$)"
+    rf"\b(?:true|correct|accurate)\s+{_TOPIC_PREPOSITION}\s+(?P<t>[^,?:;]+?)\s*(?:[,?:;]|$)"
     r"|^(?:about|regarding)\s+(?P<t2>[^,]+?)\s*,",
     re.I,
+)
+# "is:", "are", "is/are" at the end of a stem or a topic ("False about X is/are:")
+_TRAILING_COPULA = re.compile(r"\s+(?:is|are)(?:\s*/\s*(?:is|are))?[\s:?.\-\u2013]*$", re.I)
+# what stands before the topic itself: "true in relation to hepatitis B", "true in case of diabetes"
+_TOPIC_FRAME = re.compile(
+    r"^(?:(?:relation|regard|respect|reference)\s+to|(?:the\s+)?(?:case|context|respect)\s+of)\s+", re.I
+)
+# a topic whose head is a relation to a thing: "It" / "They" in the answer is the thing ("Use of articaine ..." + "It
+# is an amide" -> "Articaine is an amide"; "The treatment of malaria" + "It is caused by Plasmodium")
+_RELATIONAL_HEADS = frozenset(
+    {
+        "use",
+        "uses",
+        "treatment",
+        "management",
+        "administration",
+        "features",
+        "diagnosis",
+        "role",
+        "effect",
+        "effects",
+        "complications",
+        "properties",
+        "property",
+        "functions",
+        "function",
+        "prevention",
+        "types",
+    }
 )
 
 
 def _truth_topic(q: str) -> str | None:
+    """What a truth stem is about, as a subject: "... true about piperacilline is" -> "piperacilline", "... true in
+    relation to hepatitis B" -> "hepatitis B"; None for "the following", pronouns and "in general"."""
     m = _TOPIC.search(q)
     topic = m and (m.group("t") or m.group("t2"))
-    if not topic or re.match(r"(?:the\s+following|these|them|this|it)\b", topic, re.I):
+    if not topic:
         return None
-    return re.sub(r"^(?:about|regarding|for|of|in)\s+", "", topic.strip(), flags=re.I)  # "regarding for X"
+    topic = re.sub(rf"^{_TOPIC_PREPOSITION}\s+", "", topic.strip(), flags=re.I)  # "regarding for X"
+    topic = _TOPIC_FRAME.sub("", _TRAILING_COPULA.sub("", topic))
+    if not topic or re.match(r"(?:the\s+following|these|them|this|it|general)\b", topic, re.I):
+        return None
+    return topic
+
+
+def _pronoun_referent(topic: str) -> str:
+    """What "It"/"They" of an answer stands for: the topic, or the thing a relational topic is about ("use of
+    articaine in a child" -> "articaine", "the treatment of malaria" -> "malaria")."""
+    head, of, rest = re.sub(r"^(?:the|a|an)\s+", "", topic, flags=re.I).partition(" of ")
+    if of and head.split()[-1].lower() in _RELATIONAL_HEADS:
+        return re.split(r"\s+(?:in|for|with|to|on|at|by|during|after|over)\s+", rest, maxsplit=1)[0]
+    return topic
 
 
 def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
@@ -1035,7 +1096,7 @@ def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
         if first.lower_ in ("it", "they") and adoc[1].pos_ in ("VERB", "AUX"):
             rest = answer[len(first.text) :]
             rest = re.sub(r"^'s\b", " is", re.sub(r"^'re\b", " are", rest))  # "It's an amide" -> "X is an amide"
-            return f"{topic}{rest}"
+            return f"{_pronoun_referent(topic)}{rest}"
         verb_first = first.tag_ in ("VBZ", "MD") or (
             first.lower_.endswith("s") and _is_verb_form(first.lower_, ("VBZ",))
         )
@@ -3323,7 +3384,9 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         or (finite and last.lower_ in ("likely", "probably"))
         # an adverb after "be" or a modal: "is primarily", "must also", "are all" (not "comes first")
         or (finite and last.tag_ == "RB" and len(toks) > 1 and toks[-2].tag_ in FINITE_TAGS and toks[-2].pos_ == "AUX")
-        or (finite and answer[:1] in "<>\u2264\u2265")  # "is defined as a serum Na+ level" + "< 135 mmol/L"
+        or (
+            finite and bool(answer) and answer[0] in "<>\u2264\u2265"
+        )  # "is defined as a serum Na+ level" + "< 135 mmol/L"
         or (finite and _waits_for_noun(last, toks[-2] if len(toks) > 1 else None) and not answer_clause)
     ):  # "Pulp proper resembles", "Stimulated saliva ... has more", "X is most likely", "most typical of mandibular"
         if last.lower_ == "for" and answer.lower().startswith("to "):
@@ -3341,7 +3404,8 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
             not any(t.tag_ in FINITE_TAGS or t.tag_ == "VB" for t in adoc)  # a noun phrase answer
             and not any(t.tag_ in FINITE_TAGS and not _in_relative_clause(t) for t in stem)
             and not any(t.like_num or t.text == "=" for t in stem)  # a list of values ("Na -145, chloride-100")
-            and not (len(stem) > 1 and stem[1].tag_ == "DT")  # an imperative ("Stage the necrotizing enterocolitis")
+            # an imperative ("Stage the necrotizing enterocolitis", "Identify organism")
+            and not (stem[0].tag_ == "VB" or stem[0].lower_ in IMPERATIVES or (len(stem) > 1 and stem[1].tag_ == "DT"))
         ):
             context = doc[: stem.start].text
             return f"{context} {_sentence_start(context, _np_stem(stem.as_doc(), answer))}"
