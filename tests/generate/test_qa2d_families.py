@@ -1887,6 +1887,17 @@ MEDMCQA_STEMS_42 = [
         "According to ISO 6876-2001 ADA specifications 57 Endodontics sealer penetration is up to 50 μm.",
     ),
     ("Drug of choice is:______", "Atropine", "Drug of choice is Atropine."),
+    # the source's "is/are" said once
+    (
+        "Which of the following hormone is/are under inhibitory control of hypyothalamus?",
+        "Both Prolactin and Growth hormone",
+        "Both Prolactin and Growth hormone are under inhibitory control of hypyothalamus.",
+    ),
+    (
+        "Cause of apical periodontitis is/are:",
+        "Periapical pathogens",
+        "Cause of apical periodontitis is periapical pathogens.",
+    ),
     ("A 30 year old man has fever. He is a farmer. Identify organism:", "Leptospira", None),
 ]
 

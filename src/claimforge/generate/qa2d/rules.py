@@ -79,6 +79,7 @@ _ANY_WH = re.compile(r"\b(?:what|which|(?-i:(?!WHO\b))who|whom|whose|where|when|
 _WH_NOUN_OF_THE_FOLLOWING = re.compile(
     r"\b(which|what)\s+(?!one\b|of\b)([a-z]+)\s+of\s+the\s+following\s+(?=([a-z]+)\b)", re.I
 )
+_EITHER_COPULA = re.compile(r"\b(?:is\s*/\s*are|are\s*/\s*is)\b", re.I)
 _TRAILING_ALL = re.compile(r"\s+(all( of (the following|these|them))?|the following)\s*$", re.I)
 _NEG_AUX = re.compile(
     r"^((?:[^?]*?,\s*)?(?:which|what)\b(?:(?!\b(?:that|which|who|whom|whose|if|when|where|because|while|although|unless)\b)[^?])*?"
@@ -204,6 +205,9 @@ def prepare_question(question: str) -> Prepared:
     q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
     q = re.sub(r"\b(u)pto\b", r"\1p to", q, flags=re.I)  # "penetration is upto"
+    # the source's "is/are" (MedMCQA) said once, as its first form ("Functions of X are/is"); the rules make a copula
+    # agree with an answer that is its subject ("Both prolactin and growth hormone are ...")
+    q = _EITHER_COPULA.sub(lambda m: m.group(0).split("/")[0].strip(), q)
     # "Which factor of the following contributes to ..." -> "Which factor contributes to ..." (before a verb)
     q = _WH_NOUN_OF_THE_FOLLOWING.sub(
         lambda m: f"{m.group(1)} {m.group(2)} " if _verb_only(m.group(3)) else m.group(0), q
@@ -427,7 +431,7 @@ class RuleQA2D:
         # telegraphic last sentence after context sentences ("... as well. Likely type of seizures" + ANSWER), "Not
         # true/False about X" inverted like "Which is not true about X", a subjectless statement answer to a truth stem
         # takes its topic ("Piperacilline inhibits beta-lactamase"), "Which factor of the following contributes",
-        # "Which is X is:" said once
+        # "Which is X is:" said once, the source's "is/are" said once
         self.model_id = f"rules-v42+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
