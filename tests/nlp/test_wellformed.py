@@ -206,3 +206,58 @@ def test_demonstratives_and_their_without_a_referent_are_not_self_contained(pars
 def test_their_with_a_referent_anywhere_is_self_contained(parse, text: str) -> None:  # type: ignore[no-untyped-def]
     reasons = wf.decontextualization_reasons(text, parse(text), None)
     assert not any(r.startswith(("anaphor", "demonstrative: 'this'")) for r in reasons), reasons
+
+
+@pytest.fixture(scope="module")
+def claim_check():  # type: ignore[no-untyped-def]
+    return registry.build("claim_check", {"name": "wellformed", "nlp": {"name": "spacy", "use_cache": False}})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a verb the tagger takes for a plural noun, before a preposition, an adverb, "to" + verb or the end; the
+        # n-gram LM reads it as a verb (MedMCQA and SciQ conversions, session 43)
+        "The maxillary sinus drains into the middle meatus.",
+        "Infection from maxillary first molar drains into the buccal space.",
+        "In a free gingival graft, epithelium of the graft degenerates.",
+        "Restriction endonuclease cuts at AAGCTT.",
+        "Granite forms from cooled magma or lava.",
+        "The heart contracts rhythmically to pump blood to the lungs and the rest of the body.",
+        "In most crustaceans, head and thorax fuse to form a cephalothorax.",
+    ],
+)
+def test_a_verb_read_as_a_plural_noun_passes_with_the_lm(claim_check, parse, text: str) -> None:  # type: ignore[no-untyped-def]
+    assert "no_finite_verb" in wf.wellformed_reasons(text, parse(text))  # the parse alone misses the verb
+    assert claim_check.check([text]) == [[]], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Blood levels in patients.",  # "levels" reads as a noun
+        "Substantial issues of mistrust surrounding COVID-19 vaccines and treatment among HIV-positive Blacks.",
+        "Predisposing clinical condition for endodontic flare up asymptomatic necrotic pulp with periapical lesion.",
+        "A baby travels to after leaving the uterus in the birth canal.",  # "to" + no verb
+        "Water travels in downhill.",  # the preposition opens no noun phrase
+    ],
+)
+def test_no_verb_slot_still_has_no_finite_verb(claim_check, text: str) -> None:  # type: ignore[no-untyped-def]
+    assert "no_finite_verb" in claim_check.check([text])[0], text
+
+
+@pytest.mark.parametrize(
+    ("text", "pair"),
+    [
+        ("Sediments changes rocks by heat and pressure.", "'Sediments … changes'"),
+        ("The lungs monitors the level of carbon dioxide in the blood.", "'lungs … monitors'"),
+        ("Ocean currents travels at the interface between the sea surface and the atmosphere.", "'currents … travels'"),
+    ],
+)
+def test_a_fallback_verb_after_a_plural_subject_is_an_agreement_error(claim_check, text: str, pair: str) -> None:  # type: ignore[no-untyped-def]
+    assert f"agreement: {pair}" in claim_check.check([text])[0]
+
+
+def test_the_speed_of_cars_increases_is_no_agreement_error(parse) -> None:  # type: ignore[no-untyped-def]
+    text = "The speed of cars increases with time."
+    assert not [r for r in wf.wellformed_reasons(text, parse(text), lambda w: True) if r.startswith("agreement")]

@@ -237,8 +237,9 @@ class Multi2Claim(Pipeline):
                 # 50: wellformed-v9 (no SciQ or MedMCQA conversion changes); 51: rules-v42 (MedMCQA stems: dashes as
                 # blanks, exam lists, "most likely:", "This is because", a telegraphic last sentence after context),
                 # a keyed "all of the above" states one true option (no REFUTED claim: ``all_options_true``), the
-                # claim check wellformed-v10 (a "Not" left before its verb: "Not should be used in ...")
-                version="51",
+                # claim check wellformed-v10 (a "Not" left before its verb: "Not should be used in ..."); 52:
+                # wellformed-v11 (a verb the tagger calls a plural noun: "The maxillary sinus drains into ...")
+                version="52",
             ),
             Stage(
                 "embed explanations",

@@ -6,6 +6,7 @@ codes (``code`` or ``code: detail``)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from claimforge.nlp.normalize import finite_verb_form
@@ -45,7 +46,7 @@ _AS_START = re.compile(
 )
 
 
-def fluency_checks(text: str, doc: Any) -> list[str]:
+def fluency_checks(text: str, doc: Any, verb_reading: Callable[[str], bool] | None = None) -> list[str]:
     """Surface and parse checks of fluency (each failed check lowers the LM-based level by one): a finite verb
     in the main clause (the parse, or — since the parser misses verbs in scientific text — a verb form right
     after a noun), no dangling conjunction/preposition/determiner at the end, no doubled word, balanced
@@ -53,13 +54,21 @@ def fluency_checks(text: str, doc: Any) -> list[str]:
     symbol ("The -diversity", where the source had β as an image), not opening on a present-tense verb with no
     subject ("Demonstrates that the incidence ...") nor on a past form with none ("Measured calibration accuracy
     for ..."), no "As" + one clause ("As metformin is an inhibitor of complex I."), no passive reporting verb
-    before a clause without "that" ("has been suggested it can")."""
+    before a clause without "that" ("has been suggested it can"). ``verb_reading`` (the claim check's LM) lets the
+    fallback take a verb form before a preposition, an adverb, "to" or the end ("The maxillary sinus drains into the
+    middle meatus", "The graft degenerates."), where a plural noun also stands ("Blood levels in patients."), when
+    the word reads as a verb; such a verb after a plural subject noun is an agreement error ("Minerals changes
+    from heat")."""
     reasons = []
     words = text.split()
     if len(words) < 3:
         reasons.append(reason("too_short", f"{len(words)} words"))
-    if not _has_main_finite(doc):
-        reasons.append("no_finite_verb")
+    if not root_is_finite(doc):
+        verb = _fallback_verb(doc, verb_reading)
+        if verb is None:
+            reasons.append("no_finite_verb")
+        elif (subj := _plural_subject_before(verb)) is not None:
+            reasons.append(reason("agreement", repr(f"{subj.text} … {verb.text}")))
     toks = [t for t in doc if not t.is_punct]
     # an acronym ("in severe AS": aortic stenosis), not a word of a text in capitals ("ALL ARE SEEN IN")
     acronym = bool(toks) and len(toks[-1].text) > 1 and toks[-1].text.isupper() and any(c.islower() for c in text)
@@ -215,18 +224,18 @@ def sentence_case(title: str) -> str:
     return title[:head] + _TITLE_WORD.sub(lambda m: m.group(0).lower(), title[head:])
 
 
-def _has_main_finite(doc: Any) -> bool:
-    if root_is_finite(doc):
-        return True
-    # Fallback for the tagger's misses (the small CNN taggers read "The brain stem monitors the level" as a noun
-    # compound): a finite verb tagged as such anywhere, or an inflected verb form that does not follow a
-    # determiner, preposition, conjunction or auxiliary (where a noun would stand) and either cannot be a noun
-    # ("protect"), or the morphologizer calls it a verb, or something follows it (an object: "monitors the
-    # level"); not the last word of "... of autism spectrum disorder.".
+def _fallback_verb(doc: Any, verb_reading: Callable[[str], bool] | None = None) -> Any | None:
+    """The finite verb of a sentence whose parse root is not one, or None. For the tagger's misses (the small CNN
+    taggers read "The brain stem monitors the level" as a noun compound): a finite verb tagged as such anywhere,
+    or an inflected verb form that does not follow a determiner, preposition, conjunction or auxiliary (where a
+    noun would stand) and either cannot be a noun ("protect"), or the morphologizer calls it a verb, or something
+    follows it (an object: "monitors the level"), or (with ``verb_reading``) it reads as a verb where a verb
+    without an object stands (:func:`_verb_slot`: "drains into", "contracts rhythmically", "fuse to form",
+    "degenerates."); not the last word of "... of autism spectrum disorder."."""
     toks = list(doc)
     for i, t in enumerate(toks):
         if t.tag_ in VERBAL_TAGS and t.pos_ in ("VERB", "AUX"):
-            return True
+            return t
         if i > 0 and finite_verb_form(t.text):
             prev = toks[i - 1]
             if t.text[:1].isupper() and not t.text.isupper() and prev.text[:1].isupper() and i > 1:
@@ -237,8 +246,52 @@ def _has_main_finite(doc: Any) -> bool:
             # an object or particle follows: "monitors the level", "speed up"; not "disorder." or "landscape and"
             followed = nxt is not None and (nxt.pos_ in _OBJECT_START or nxt.tag_ == "RP")
             if t.pos_ in ("VERB", "AUX") or not _noun_reading(t.text) or followed:
-                return True
-    return False
+                return t
+            if verb_reading is not None and _verb_slot(t) and verb_reading(t.text):
+                return t
+    return None
+
+
+def _verb_slot(t: Any) -> bool:
+    """Whether a lower-case word stands where a verb without an object would: after a noun, pronoun or adverb (or,
+    for an "-s" form, an adjective: the tagger reads nouns such as "enamel" and "molar" as adjectives), and before
+    the end, an adverb, a subordinator, "to" + a verb, or a preposition other than "of" that opens a noun phrase
+    ("drains into the middle meatus", "contracts rhythmically", "fuse to form", "forms from cooled magma"; not
+    "issues of mistrust", "endodontic flare up", "travels to after", "travels in downhill")."""
+    doc = t.doc
+    if not t.text[:1].islower() or t.i == 0:
+        return False
+    prev = doc[t.i - 1].pos_
+    if prev not in ("NOUN", "PROPN", "PRON", "ADV") and not (
+        prev == "ADJ" and finite_verb_form(t.text, third_person_only=True)
+    ):
+        return False
+    nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+    if nxt is None or nxt.is_punct or nxt.pos_ in ("ADV", "SCONJ"):
+        return True
+    after = doc[nxt.i + 1] if nxt.i + 1 < len(doc) else None
+    if after is None:
+        return False
+    if nxt.pos_ == "PART":
+        return nxt.lower_ == "to" and after.tag_ == "VB"
+    noun_phrase = after.pos_ in _OBJECT_START or after.tag_ in ("VBN", "VBG")
+    return nxt.pos_ == "ADP" and nxt.lower_ != "of" and noun_phrase
+
+
+def _plural_subject_before(verb: Any) -> Any | None:
+    """The plural noun that directly precedes (adverbs aside) a verb form the tagger took for a plural noun
+    ("changes", tagged NNS), with no preposition before it in the sentence: "Minerals changes from heat", "Cells
+    continuously monitors" (not "The speed of cars increases"); None if there is none."""
+    if verb.tag_ != "NNS" or not finite_verb_form(verb.text, third_person_only=True):
+        return None
+    j = verb.i - 1
+    while j > 0 and verb.doc[j].pos_ == "ADV":
+        j -= 1
+    subj = verb.doc[j]
+    if any(t.pos_ == "ADP" for t in verb.doc[: subj.i]):
+        return None
+    plural = subj.tag_ in ("NNS", "NNPS") and _plural_noun(subj.lower_)
+    return subj if plural and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies")) else None
 
 
 # Abbreviations a biomedical reader understands without a definition, so a claim that uses them undefined is
@@ -601,10 +654,10 @@ def _plural_noun(word: str) -> bool:
 _COLLECTIVE_PLURALS = frozenset({"people", "cattle", "police", "livestock", "poultry", "vermin", "folk"})
 
 
-def wellformed_reasons(text: str, doc: Any) -> list[str]:
+def wellformed_reasons(text: str, doc: Any, verb_reading: Callable[[str], bool] | None = None) -> list[str]:
     """Everything :func:`fluency_checks`, :func:`question_left` and :func:`agreement_errors` find (empty: the
     claim passes)."""
-    return fluency_checks(text, doc) + question_left(text, doc) + agreement_errors(doc)
+    return fluency_checks(text, doc, verb_reading) + question_left(text, doc) + agreement_errors(doc)
 
 
 _DEFINITION = re.compile(r"\(\s*([A-Za-z][\w\-]{0,11}?s?)\s*[;,)]")
