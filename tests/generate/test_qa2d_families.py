@@ -1902,6 +1902,91 @@ MEDMCQA_STEMS_42 = [
 ]
 
 
+MEDMCQA_STEMS_43 = [
+    # real MedMCQA validation stems (session 43): "True about X is" and "About X all are true, except" name the topic
+    # (before: "True about placenta accreta is seen in cesarean scar.", which passed the claim check)
+    ("True about placenta accreta is:", "Seen in cesarean scar", "Placenta accreta is seen in cesarean scar."),
+    (
+        "True about cardiolipin is all except",
+        "Found in inner mitochondrial membrane",
+        "Cardiolipin is found in inner mitochondrial membrane.",
+    ),
+    ("True about ythT cells:", "Are helper t cells", "ythT cells are helper t cells."),
+    ("True about enameloma", "True neoplasm of ameloblast", None),  # a noun phrase states nothing about the topic
+    (
+        "True open bite is caused by",
+        "A horizontal fracture of the maxilla",
+        "True open bite is caused by a horizontal fracture of the maxilla.",
+    ),
+    (
+        "About gutta-percha all are true, except:",
+        "Can be sterilized by heating",
+        "Gutta-percha can be sterilized by heating.",
+    ),
+    ("For propofol all are true except", "Causes vomiting after use", "Propofol causes vomiting after use."),
+    (
+        "Find faulty statement regarding muscle spindle:",
+        "Peripheral zone has no actin and myosin",
+        "Peripheral zone has no actin and myosin.",
+    ),
+    # "Following N" is "Which N"; a note after the last preposition goes (not one about a figure)
+    (
+        "Following renal disorder is associated with worst pregnancy outcome:",
+        "Scleroderma",
+        "Scleroderma is associated with worst pregnancy outcome.",
+    ),
+    (
+        "C shaped root canals are preferably found in (Maximum incidence)",
+        "Mand 2nd molar",
+        "C shaped root canals are preferably found in mand 2nd molar.",
+    ),
+    (
+        "Wave patterns of EEF, ECG and EMG are depicted below. The B pattern belongs to (Figure was not provided "
+        "in the exam):",
+        "Wakefulness",
+        None,
+    ),
+    # an ellipsis run is a blank
+    (
+        "Apical constriction is ……………mm coronal to Apical foramen",
+        "0.5-1.5",
+        "Apical constriction is 0.5-1.5 mm coronal to Apical foramen.",
+    ),
+    # a complete clause, then where or how; "its" / "approximately" / "above" wait for the answer
+    (
+        "Hammock ligament is present:",
+        "In apical area of a tooth",
+        "Hammock ligament is present in apical area of a tooth.",
+    ),
+    (
+        "The property of amalgam that makes it undesirable to bevel occlusal margins of an amalgam cavity preparation "
+        "is its:",
+        "Brittleness",
+        "The property of amalgam that makes it undesirable to bevel occlusal margins of an amalgam cavity preparation "
+        "is its brittleness.",
+    ),
+    (
+        "According to Glickman, maximum accumulation of plaque takes place in approximately",
+        "30 days",
+        "According to Glickman, maximum accumulation of plaque takes place in approximately 30 days.",
+    ),
+    (
+        "During implant placement maximum torque should not be above?",
+        "70 N",
+        "During implant placement maximum torque should not be above 70 N.",
+    ),
+    # the subject of a clause of reason ends the stem; a verb the tagger reads as a noun opens the answer
+    (
+        "Tissue conditioners are not used for long as they",
+        "Harden in mouth",
+        "Tissue conditioners are not used for long as they harden in mouth.",
+    ),
+    # a wh-word left in a noun-phrase stem makes no claim ("with which skin type" parses as "in which" does)
+    ("People with which skin type run a greater risk of vitamin d deficiency?", "darker skin", None),
+    ("In a tropical rainforest, where are ferns common?", "understory", None),
+]
+
+
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
     "doubled": DOUBLED,
@@ -1947,6 +2032,7 @@ FAMILIES = {
     "agreement_39": AGREEMENT_39,
     "what_happens_if_39": WHAT_HAPPENS_IF_39,
     "medmcqa_stems_42": MEDMCQA_STEMS_42,
+    "medmcqa_stems_43": MEDMCQA_STEMS_43,
 }
 
 

@@ -40,6 +40,10 @@ def parse():  # type: ignore[no-untyped-def]
         ("Not present are in the collecting duct.", "no_subject"),
         ("Is used in pregnancy.", "no_subject"),
         ("Were significantly reduced in treated mice.", "no_subject"),
+        # an exam's truth stem left in the claim, an answer with no subject (MedMCQA conversions, session 43)
+        ("True about placenta accreta is seen in cesarean scar.", "question_words"),
+        ("Are helper t cells.", "no_subject"),
+        ("Maintain vertical height of face.", "no_subject"),
     ],
 )
 def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
@@ -58,6 +62,9 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "Stiffness is resistance to elastic deformation.",
         "Although the dose was doubled, the response rate did not change.",
         "Whereas mice gained weight, rats did not.",
+        "True open bite is caused by a horizontal fracture of the maxilla.",  # a kind of open bite, no truth stem
+        "Sound, like all waves, travels at a certain speed and has the properties of frequency and wavelength.",
+        "Glossy smooth margins of a casting are due to incomplete wax elimination.",
         # a word that can end a sentence is no dangling end (the review of 2026-11-27)
         "Pain scores were measured before and after.",
         "Mice received 10 mg of the drug each.",

@@ -74,7 +74,10 @@ class ClaimCheck:
         # with nothing to point to; v10: a "Not" left before the verb it belonged to ("Not should be used in ...")
         # v11: with an n-gram LM, a verb form the tagger took for a plural noun counts as the verb before a
         # preposition, adverb, "to" or the end when it reads as one ("The maxillary sinus drains into the middle
-        # meatus"), and is an agreement error after a plural subject ("Minerals changes from heat")
+        # meatus"), and is an agreement error after a plural subject ("Minerals changes from heat"); an exam's
+        # truth stem left at the start is a question left ("True about placenta accreta is seen in ..."), and a
+        # sentence that opens on a copula ("Are helper T cells.") or is an order ("Maintain vertical height of face.")
+        # has no subject
         self.model_id = f"wellformed-v11+{self._nlp.model_id}{lm_id}"
         next_word = getattr(self._lm, "next_word_logprob", None)
         self._verb_reading = None if next_word is None else functools.partial(_verb_reading, next_word)

@@ -238,8 +238,9 @@ class Multi2Claim(Pipeline):
                 # blanks, exam lists, "most likely:", "This is because", a telegraphic last sentence after context),
                 # a keyed "all of the above" states one true option (no REFUTED claim: ``all_options_true``), the
                 # claim check wellformed-v10 (a "Not" left before its verb: "Not should be used in ..."); 52:
-                # wellformed-v11 (a verb the tagger calls a plural noun: "The maxillary sinus drains into ...")
-                version="52",
+                # wellformed-v11 (a verb the tagger calls a plural noun: "The maxillary sinus drains into ..."; a
+                # truth stem left in the claim; an answer with no subject); 53: rules-v43 (truth stems name their topic)
+                version="53",
             ),
             Stage(
                 "embed explanations",

@@ -36,6 +36,7 @@ _NOT_OPENING = re.compile(
 _AUX_OPENING = re.compile(
     r"^(?:Is|Are|Was|Were|Has|Have|Had|Can|Could|Should|May|Might|Must|Will|Would|Does|Do|Did)\s+(?:\w+ly\s+)?"
     r"(?:used|seen|given|found|known|done|made|shown|\w+ed)\b[^?]*$"
+    r"|^(?:Is|Are|Was|Were)\s[^?]*$"  # a copula with no subject before it: "Are helper T cells."
 )
 _SUBORDINATE_START = re.compile(r"(?:although|though|whereas|while|because|unless|since)\b", re.I)
 # "As" opening a clause ("As X is Y" with one finite verb and no comma has no main clause); not "As many as"
@@ -99,6 +100,9 @@ def fluency_checks(text: str, doc: Any, verb_reading: Callable[[str], bool] | No
         reasons.append(reason("no_subject", repr(text.split()[0])))
     elif toks and toks[0].tag_ == "VBZ" and toks[0].text[:1].isupper() and toks[0].dep_ == "ROOT":
         reasons.append(reason("no_subject", repr(toks[0].text)))
+    elif toks and toks[0].tag_ in ("VB", "VBP") and toks[0].dep_ == "ROOT" and _order(toks[0]):
+        # an answer left without its subject reads as an order: "Converge downwards & medially."
+        reasons.append(reason("no_subject", repr(toks[0].text)))
     elif toks and toks[0].tag_ in ("VBD", "VBN") and toks[0].text[:1].isupper() and _subjectless_opening(toks[0]):
         # "Measured calibration accuracy for … infants": a sentence cut after its subject ("X et al. measured …")
         reasons.append(reason("no_subject", repr(toks[0].text)))
@@ -106,6 +110,16 @@ def fluency_checks(text: str, doc: Any, verb_reading: Callable[[str], bool] | No
     if missing_that:  # "Adult neurogenesis has been suggested it can buffer …": the source's own grammar
         reasons.append(reason("missing_complementizer", repr(missing_that.group(0))))
     return reasons
+
+
+def _order(first: Any) -> bool:
+    """A base-form verb that opens the sentence with no subject and no finite verb after it: an order ("Maintain
+    vertical height of face."), not a noun the tagger read as a verb ("Sound energy travels through matter")."""
+    rest = first.doc[first.i + 1 :]
+    later_verb = any(
+        t.tag_ in VERBAL_TAGS or (t.tag_ == "NNS" and finite_verb_form(t.text, third_person_only=True)) for t in rest
+    )
+    return not later_verb and not any(c.dep_ in SUBJECT_DEPS for c in first.children)
 
 
 def _subjectless_opening(first: Any) -> bool:
@@ -561,7 +575,9 @@ _WH_SUBJECT = frozenset({"what", "which", "who", "whom", "whose"})
 _QUESTION_LEFT = re.compile(
     r"\b(?:which|what) of (?:the following|these|those)\b|\bof the following\b|\b(?:all|none|both) of the above\b"
     r"|\bhow (?:many|much)\b|_{2,}"
-    r"|\b(?:to|of|from|by|with|for|on|at|than) what\b(?=\s*[,.;]|\s*$)",  # "... from high to high to what, in ..."
+    r"|\b(?:to|of|from|by|with|for|on|at|than) what\b(?=\s*[,.;]|\s*$)"  # "... from high to high to what, in ..."
+    # an exam's truth stem left at the start: "True about placenta accreta is seen in ..." (not "True open bite")
+    r"|^(?:not\s+)?(?:true|false|correct|incorrect|wrong)\s+(?:about|regarding)\b",
     re.I,
 )
 

@@ -21,6 +21,7 @@ from claimforge.nlp.normalize import (
     agree_indefinite_articles,
     finish_sentence,
     indefinite_article,
+    noun_reading,
 )
 from claimforge.nlp.sentences import split_sentences
 from claimforge.nlp.wellformed import PREPOSITIONS
@@ -38,7 +39,7 @@ PLUR_SING = {v: k for k, v in SING_PLUR.items()}
 FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 NP_TAGS = frozenset({"DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "JJ", "JJR", "JJS", "EX", "WP$"})
 
-_BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]|(?<![\w-])-{3,}(?![\w-])")
+_BLANK = re.compile(r"_{1,}(?:\s*_+)*|\(\s*\)|\[\s*\]|(?<![\w-])-{3,}(?![\w-])|\u2026[\u2026.]+|\.{4,}[\u2026.]*")
 _EXCEPT = re.compile(r"\s*[,:;\-\u2013\u2014]?\s*\bexcept\b[\s:.?\-\u2013\u2014]*(\([^)]*\))?[\s:.?]*$", re.I)
 _ALL_OF = re.compile(r"(^|,\s*)(all|each|any)( (?:of )?(the following|these|them))?\b(?!\s+of\b)", re.I)
 # "in all cases except", "of all the impression materials except": the exception is one of those nouns
@@ -91,7 +92,31 @@ _NEGATIONS = re.compile(r"\b(?:not|never|cannot)\b|n't\b", re.I)
 # a stem that opens with its negation and a topic: "Not true about NRHM", "False regarding protective splinting:"
 _FALSE_WORDS = r"false|incorrect|untrue|wrong|inaccurate"
 _TOPIC_PREPOSITION = r"(?:about|regarding|for|of(?!\s+the\s+following\b)|in)"  # "true about X"; not "of the following"
-_NOT_TRUE_ABOUT = re.compile(rf"^\s*(?:not\s+true|{_FALSE_WORDS})\s+({_TOPIC_PREPOSITION})\b", re.I)
+# (not a note about a figure: "The B pattern belongs to (Figure was not provided in the exam)" needs its figure)
+_NOTE_AFTER_PREPOSITION = re.compile(
+    r"\b(in|of|at|by|with|for|to|from|on)\s*\((?![^()]*\b(?:fig|figure|image|picture|diagram|graph)\b)[^()]*\)[\s:?.\-]*$",
+    re.I,
+)
+# an exam's "Following N" (its "the" dropped) before the stem's verb, with no comma: "Following renal disorder is
+# associated with worst pregnancy outcome" (not "Following surgery, the patient ...")
+_FOLLOWING_NOUN = re.compile(
+    r"^following\s+(?!(?:the|a|an|is|are)\b)(?=(?:[\w-]+\s+){1,3}(?:is|are|was|were|has|have|can|causes?|leads?)\b)"
+    r"(?![^,]*,)",
+    re.I,
+)
+# "Find faulty statement regarding X", "Identify the wrong statement about X": the same stem in other words
+_PICK = r"(?:(?:find|identify|choose|select|mark|pick)\s+(?:out\s+)?(?:the\s+)?)?"
+_NOT_TRUE_ABOUT = re.compile(
+    rf"^\s*{_PICK}(?:not\s+true|{_FALSE_WORDS}|faulty)(?:\s+statements?)?\s+({_TOPIC_PREPOSITION})\b", re.I
+)
+# "True about X is:", "Correct statement regarding X" (not "True open bite is caused by")
+_TRUE_ABOUT = re.compile(rf"^\s*{_PICK}(?:true|correct)(?:\s+statements?)?\s+({_TOPIC_PREPOSITION})\b", re.I)
+# "About gutta-percha all are true" (what is left of "..., except:"): the topic comes first
+_TOPIC_ALL_TRUE = re.compile(
+    r"^(?:(?:about|regarding|for|in)\s+)?(?P<t>[^,.;:]+?)[.,]?\s+all\s+(?:of\s+(?:the\s+following|these)\s+)?"
+    r"(?:are|is)\s+(?:true|correct)$",
+    re.I,
+)
 _NEG_WORDS = re.compile(rf"\b({_FALSE_WORDS})\b", re.I)
 _POS_FOR = {"false": "true", "incorrect": "correct", "untrue": "true", "wrong": "correct", "inaccurate": "accurate"}
 
@@ -205,6 +230,9 @@ def prepare_question(question: str) -> Prepared:
     q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
     q = re.sub(r"\b(u)pto\b", r"\1p to", q, flags=re.I)  # "penetration is upto"
+    # a note after the stem's last preposition: "C shaped root canals are preferably found in (Maximum incidence)"
+    q = _NOTE_AFTER_PREPOSITION.sub(r"\1", q)
+    q = _FOLLOWING_NOUN.sub("Which ", q)  # "Following renal disorder is associated with ..." -> "Which renal ..."
     # the source's "is/are" (MedMCQA) said once, as its first form ("Functions of X are/is"); the rules make a copula
     # agree with an answer that is its subject ("Both prolactin and growth hormone are ...")
     q = _EITHER_COPULA.sub(lambda m: m.group(0).split("/")[0].strip(), q)
@@ -232,7 +260,10 @@ def prepare_question(question: str) -> Prepared:
     inverted = dropped_not = False
     if _EXCEPT.search(q):
         q = _EXCEPT.sub("", q)
-        if _TRAILING_ALL.search(q):
+        topic_first = _TOPIC_ALL_TRUE.match(q)
+        if topic_first:  # "About gutta-percha all are true" -> "Which of the following is true about gutta-percha"
+            q = f"Which of the following is true about {topic_first.group('t')}"
+        elif _TRAILING_ALL.search(q):
             q = _TRAILING_ALL.sub("", q)  # "Treatment of X utilizes all except" -> "Treatment of X utilizes"
         elif _ALL_OF.search(q):
             q = _ALL_OF.sub(lambda m: m.group(1) + "which of the following", q, count=1)
@@ -270,6 +301,8 @@ def prepare_question(question: str) -> Prepared:
     ):
         q = _NEG_WORDS.sub(lambda m: _POS_FOR[m.group(1).lower()], q, count=1)
         inverted = True
+    if _TRUE_ABOUT.match(q):  # "True about X is:" -> "Which of the following is true about X"
+        q = _TRAILING_COPULA.sub("", _TRUE_ABOUT.sub(r"Which of the following is true \1", q, count=1))
     if not _ANY_WH.search(q) and not _OPEN_END.search(q):
         # "X has the following adverse result:" -> "X has which of the following adverse result" (a blank in place)
         q = _THE_FOLLOWING.sub("which of the following", q, count=1)
@@ -431,8 +464,14 @@ class RuleQA2D:
         # telegraphic last sentence after context sentences ("... as well. Likely type of seizures" + ANSWER), "Not
         # true/False about X" inverted like "Which is not true about X", a subjectless statement answer to a truth stem
         # takes its topic ("Piperacilline inhibits beta-lactamase"), "Which factor of the following contributes",
-        # "Which is X is:" said once, the source's "is/are" said once
-        self.model_id = f"rules-v42+{self._nlp.model_id}{parts}"
+        # "Which is X is:" said once, the source's "is/are" said once; v43: "True about X is:", "About X all are true,
+        # except:" and "Find faulty statement regarding X" name their topic ("Placenta accreta is seen in ...", was
+        # "True about placenta accreta is seen in ..."), "Following N" asks "Which N", a note after the last
+        # preposition goes ("found in (Maximum incidence)"), an ellipsis run is a blank, a complete clause takes a
+        # "where"/"how" answer ("is present" + "In apical area of a tooth"), "its"/"approximately"/"above" at the end
+        # wait for the answer, a clause of reason ending on its subject takes a predicate answer ("as they" + "Harden
+        # in mouth"), "Are ..." answers to a truth stem take the topic
+        self.model_id = f"rules-v43+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1101,8 +1140,10 @@ def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
             rest = answer[len(first.text) :]
             rest = re.sub(r"^'s\b", " is", re.sub(r"^'re\b", " are", rest))  # "It's an amide" -> "X is an amide"
             return f"{_pronoun_referent(topic)}{rest}"
-        verb_first = first.tag_ in ("VBZ", "MD") or (
-            first.lower_.endswith("s") and _is_verb_form(first.lower_, ("VBZ",))
+        verb_first = (
+            first.tag_ in ("VBZ", "MD")
+            or first.lower_ in ("is", "are", "was", "were")  # "Are helper T cells"
+            or (first.lower_.endswith("s") and _is_verb_form(first.lower_, ("VBZ",)))
         )
         if (
             verb_first and not finite_after
@@ -2256,7 +2297,7 @@ def _what_happens_if(happens: str, condition: Any, answer: str, adoc: Any) -> st
     'becomes sodium ion' -> 'When a sodium atom loses an electron, it becomes sodium ion'; + 'excreted as urine' ->
     '..., it is excreted as urine'); a noun phrase is what happens ('Thermal pollution happens when heated water is
     released into a body of water'). None when the condition has no subject to refer to."""
-    from claimforge.nlp.normalize import finite_verb_form, noun_reading
+    from claimforge.nlp.normalize import finite_verb_form
 
     if len([t for t in condition if not t.is_punct]) < 3:
         return None
@@ -3351,8 +3392,23 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         return f"{doc.text.strip(' -:;,')}, {lowered}"
     predicate = (  # an answer that opens with a finite verb and says more: "Is permeable", "Has no side-effects"
         len(adoc) > 1
-        and (adoc[0].tag_ in ("VBZ", "VBP", "MD") or adoc[0].lower_ in ("was", "were", "had", "did"))
+        and (
+            adoc[0].tag_ in ("VBZ", "VBP", "MD")
+            or adoc[0].lower_ in ("was", "were", "had", "did")
+            # a verb the tagger read as a noun or participle: "Harden in mouth" (not "Increase in heart rate")
+            or (
+                adoc[0].tag_ in ("NNP", "NN", "VBN")
+                and _is_verb_form(adoc[0].lower_, ("VBP",))
+                and not noun_reading(adoc[0].lower_)
+            )
+        )
         and doc[0].lower_ not in ("true", "false", "correct", "incorrect", "not", "all", "features", "effect")
+    )
+    # the subject of a clause of reason or condition ends the stem: "... for long as they", "... because lidocaine"
+    clause_subject = last.lower_ in ("it", "they") or (
+        last.pos_ in ("NOUN", "PROPN")
+        and len(toks) > 1
+        and toks[-2].lower_ in ("because", "as", "since", "if", "when", "that", "unless")
     )
     # after an opening phrase and its comma, a noun phrase that waits for its verb: "In resorption of roots of the
     # primary teeth, the dental pulp" + "Plays a passive role", "..., the teeth usually" + "Remain in function"
@@ -3369,7 +3425,7 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
     plural_tail = subject_tail and any(t.tag_ in ("NNS", "NNPS") for t in tail)
     if subject_tail and plural_tail and len(adoc) > 1 and adoc[0].tag_ == "VB":
         predicate = True  # "the teeth usually" + "Remain in function and are vital"
-    if predicate and (last.lower_ in ("it", "they") or (not finite and (doc[0].pos_ != "ADP" or subject_tail))):
+    if predicate and (clause_subject or (not finite and (doc[0].pos_ != "ADP" or subject_tail))):
         # the answer is the predicate: "Junctional epithelium" + "Is permeable", "... differs in that it" + "Has a
         # foramen transversarium"
         return f"{doc.text.strip(' -:;,')} {lowered}"
@@ -3392,10 +3448,19 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
             finite and bool(answer) and answer[0] in "<>\u2264\u2265"
         )  # "is defined as a serum Na+ level" + "< 135 mmol/L"
         or (finite and _waits_for_noun(last, toks[-2] if len(toks) > 1 else None) and not answer_clause)
+        # "... is its" + "Brittleness"; "takes place in approximately" + "30 days"; "should not be above" + "70 N"
+        or last.tag_ == "PRP$"
+        or (finite and last.lower_ in _BEFORE_A_QUANTITY)
     ):  # "Pulp proper resembles", "Stimulated saliva ... has more", "X is most likely", "most typical of mandibular"
         if last.lower_ == "for" and answer.lower().startswith("to "):
             return f"{doc[: last.i].text} {answer}"  # "X is used for:" + "To determine normality" drops "for"
         return f"{doc.text} {answer}"
+    adverbial = (len(adoc) > 1 and adoc[0].pos_ == "ADP") or (len(adoc) == 1 and adoc[0].lower_.endswith("ly"))
+    no_wh = not any(_is_wh_word(t) for t in doc)
+    if finite and (last.pos_ in ("ADJ", "ADV") or last.tag_ == "VBN") and adverbial and not answer_clause and no_wh:
+        # a complete clause, then where or how: "Hammock ligament is present" + "In apical area of a tooth", "...
+        # tray should be seated first" + "Anteriorly"
+        return f"{doc.text.strip(' -:;,')} {lowered}"
     if finite and last.pos_ in ("NOUN", "PROPN") and len(adoc) > 1 and adoc[0].lower_ == "to" and adoc[1].tag_ == "VB":
         return f"{doc.text.strip(' -:;,')} {lowered}"  # "HIV sentinel surveillance provides data" + "To monitor ..."
     if not finite:
@@ -3414,6 +3479,13 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
             context = doc[: stem.start].text
             return f"{context} {_sentence_start(context, _np_stem(stem.as_doc(), answer))}"
     raise ConversionError("no_question_form")
+
+
+# words after which a stem waits for a number or amount: "takes place in approximately" + "30 days", "torque should
+# not be above" + "70 N"
+_BEFORE_A_QUANTITY = frozenset(
+    "approximately around nearly almost roughly about exactly only above below over under beyond within".split()  # noqa: SIM905
+)
 
 
 def _waits_for_noun(last: Any, before: Any | None) -> bool:
