@@ -1981,6 +1981,28 @@ MEDMCQA_STEMS_43 = [
         "Harden in mouth",
         "Tissue conditioners are not used for long as they harden in mouth.",
     ),
+    # an action answer after "is": "to" after a subject that names an action, else no copula
+    (
+        "The function of 2% potassium sulphate in a gypsum product is:",
+        "Regulate setting time",
+        "The function of 2% potassium sulphate in a gypsum product is to regulate setting time.",
+    ),
+    (
+        "What is the function of filtration process while taking radiographs?",
+        "Remove the short wavelength photons",
+        "The function of filtration process while taking radiographs is to remove the short wavelength photons.",
+    ),
+    ("Steroids:", "Exacerbate the inflammatory response", "The steroids exacerbate the inflammatory response."),
+    (
+        "The proximal walls of a class II cavity on a deciduous molar:",
+        "Converge toward occlusal surface",
+        "The proximal walls of a class II cavity on a deciduous molar converge toward occlusal surface.",
+    ),
+    (
+        "The ideal instrument that is used to widen the canal is",
+        "Broach",
+        "The ideal instrument that is used to widen the canal is broach.",
+    ),
     # a wh-word left in a noun-phrase stem makes no claim ("with which skin type" parses as "in which" does)
     ("People with which skin type run a greater risk of vitamin d deficiency?", "darker skin", None),
     ("In a tropical rainforest, where are ferns common?", "understory", None),

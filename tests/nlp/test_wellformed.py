@@ -44,6 +44,7 @@ def parse():  # type: ignore[no-untyped-def]
         ("True about placenta accreta is seen in cesarean scar.", "question_words"),
         ("Are helper t cells.", "no_subject"),
         ("Maintain vertical height of face.", "no_subject"),
+        ("The goal of science is improve knowledge.", "copula_before_verb"),
     ],
 )
 def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # type: ignore[no-untyped-def]
@@ -65,6 +66,8 @@ def test_ill_formed_claims_are_caught(parse, text: str, code: str) -> None:  # t
         "True open bite is caused by a horizontal fracture of the maxilla.",  # a kind of open bite, no truth stem
         "Sound, like all waves, travels at a certain speed and has the properties of frequency and wavelength.",
         "Glossy smooth margins of a casting are due to incomplete wax elimination.",
+        "Although much of the heart's basic structure is complete by the end of the fifth week, shunts remain.",
+        "A 35-year-old male is put on thiazides for the treatment of primary hypertension.",
         # a word that can end a sentence is no dangling end (the review of 2026-11-27)
         "Pain scores were measured before and after.",
         "Mice received 10 mg of the drug each.",

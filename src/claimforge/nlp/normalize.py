@@ -109,6 +109,18 @@ def finite_verb_form(word: str, third_person_only: bool = False) -> bool:
 
 
 @functools.lru_cache(maxsize=100_000)
+def base_verb_only(word: str) -> bool:
+    """Whether lemminflect knows ``word`` only as a verb's base form: not also a noun, adjective or adverb, nor a
+    past participle ("regulate", "withhold"; not "abscess", "put", "complete" is no adjective to lemminflect but is
+    told apart by the tagger where this is used)."""
+    from lemminflect import getAllLemmas, getInflection
+
+    w = word.lower()
+    lemmas = getAllLemmas(w)
+    verb_only = tuple(lemmas.get("VERB", ()))[:1] == (w,) and not {"NOUN", "ADJ", "ADV"} & set(lemmas)
+    return verb_only and w not in getInflection(w, "VBN")
+
+
 def noun_reading(word: str) -> bool:
     """Whether lemminflect knows ``word`` as a noun form ("increases" is; "inhibits" is not)."""
     from lemminflect import getAllLemmas

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from claimforge.nlp.normalize import finite_verb_form
+from claimforge.nlp.normalize import base_verb_only, finite_verb_form
 from claimforge.nlp.normalize import noun_reading as _noun_reading
 
 
@@ -80,6 +80,11 @@ def fluency_checks(text: str, doc: Any, verb_reading: Callable[[str], bool] | No
     for a, b in zip(toks, toks[1:], strict=False):
         if a.lower_ == b.lower_ and a.is_alpha and a.whitespace_ and a.lower_ not in ("that", "had"):
             reasons.append(reason("repeated_word", repr(f"{a.text} {b.text}")))
+            break
+    for a, b in zip(toks, toks[1:], strict=False):
+        # "The function of X is regulate setting time", "Step back technique is consist of 2 phases"
+        if a.lower_ in ("is", "are", "was", "were") and b.tag_ in ("VB", "VBP") and base_verb_only(b.text):
+            reasons.append(reason("copula_before_verb", repr(f"{a.text} {b.text}")))
             break
     if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         reasons.append("unbalanced_brackets")

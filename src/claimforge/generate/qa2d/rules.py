@@ -19,6 +19,7 @@ from claimforge.nlp.normalize import (
     AUXILIARIES,
     STOPWORDS,
     agree_indefinite_articles,
+    base_verb_only,
     finish_sentence,
     indefinite_article,
     noun_reading,
@@ -470,7 +471,9 @@ class RuleQA2D:
         # preposition goes ("found in (Maximum incidence)"), an ellipsis run is a blank, a complete clause takes a
         # "where"/"how" answer ("is present" + "In apical area of a tooth"), "its"/"approximately"/"above" at the end
         # wait for the answer, a clause of reason ending on its subject takes a predicate answer ("as they" + "Harden
-        # in mouth"), "Are ..." answers to a truth stem take the topic
+        # in mouth"), "Are ..." answers to a truth stem take the topic, an action answer after "is" takes "to" after
+        # a subject that names an action ("The function of X is to regulate setting time") and loses the copula
+        # otherwise ("The steroids exacerbate the inflammatory response", was "are exacerbate")
         self.model_id = f"rules-v43+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -493,13 +496,14 @@ class RuleQA2D:
             if back is not None and chosen[i].text:
                 chosen[i] = chosen[i].model_copy(update={"text": _put_back(chosen[i].text or "", back, adocs[i])})
         out = []
-        for r, req, prep in zip(chosen, requests, prepared, strict=True):
+        for r, req, prep, adoc in zip(chosen, requests, prepared, adocs, strict=True):
             if r.text:
                 answer = _clean_answer(req.answer)
                 text = _no_article_before_plural(_single_preposition(r.text, answer, prep.text), answer)
                 if self._names:
                     text = self._cased_words(self._cased_names(text, answer))
                 text = agree_indefinite_articles(text)  # "called a what" + "articulation" -> "an articulation"
+                text = _action_after_copula(text, answer, adoc)
                 r = r.model_copy(update={"text": text})
             out.append(r)
         return out
@@ -3486,6 +3490,36 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
 _BEFORE_A_QUANTITY = frozenset(
     "approximately around nearly almost roughly about exactly only above below over under beyond within".split()  # noqa: SIM905
 )
+
+
+# subjects that name an action, which "is to" + a verb completes: "The function of X is to regulate setting time"
+_ACTION_NOUNS = frozenset(
+    """
+    function purpose aim goal objective role task job duty use advice treatment management step action choice option
+    plan approach way method procedure mechanism line intervention strategy advantage benefit solution recommendation
+    """.split()  # noqa: SIM905
+)
+
+
+def _action_after_copula(text: str, answer: str, adoc: Any) -> str:
+    """An answer that opens with a verb's base form (an action: "Regulate setting time") right after "is"/"are":
+    "is to regulate" when the subject names an action ("The function of X", "Your advice", "the next step in
+    management"); otherwise the copula goes and the verb agrees with it ("The steroids are exacerbate the
+    inflammatory response" -> "The steroids exacerbate ..."). Other claims are returned as they are."""
+    from lemminflect import getInflection
+
+    if not len(adoc) or adoc[0].tag_ not in ("VB", "VBP") or not base_verb_only(adoc[0].lower_):
+        return text
+    verb = answer.split()[0]
+    m = re.search(rf"\b(is|are|was|were)\s+({re.escape(verb)})\b", text, re.I)
+    if m is None:
+        return text
+    subject = re.split(r"[.,;:]\s", text[: m.start()])[-1].lower().split()
+    if _ACTION_NOUNS & set(subject):
+        return f"{text[: m.end(1)]} to {text[m.start(2) :]}"
+    tag = {"is": "VBZ", "was": "VBD", "were": "VBD"}.get(m.group(1).lower(), "VBP")
+    form = (getInflection(verb.lower(), tag) or (verb.lower(),))[0]
+    return f"{text[: m.start(1)]}{form}{text[m.end(2) :]}"
 
 
 def _waits_for_noun(last: Any, before: Any | None) -> bool:
