@@ -13,7 +13,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from claimforge.backends.lm import lm_fluency_stats
+from claimforge.backends.lm import lm_fluency_stats, verb_reader
 from claimforge.evaluate.sheets import CLAIM_CRITERIA, annotated_criteria, context_text, is_acceptable, table3_summary
 from claimforge.nlp.wellformed import (
     COMMON_ABBREVIATIONS,
@@ -203,10 +203,11 @@ class ClaimScorer:
                 ppl = [float(p) for p in np.asarray(self.lm.perplexity(texts), dtype=float)]
         pairs = [Pair(id=str(i), claim=t, evidence=p) for i, (t, p) in enumerate(zip(texts, premises, strict=True))]
         probs = np.asarray(self.nli.predict_proba(pairs), dtype=float)
+        verb_reading = verb_reader(self.lm)  # the claim check's verb fallback, with the same LM
         out = []
         for i, (text, doc) in enumerate(zip(texts, docs, strict=True)):
             overlap = content_overlap(text, " ".join(premises[i]))
-            fl, fl_reasons = fluency_score(ppl[i], fluency_checks(text, doc), self.config, ratio[i])
+            fl, fl_reasons = fluency_score(ppl[i], fluency_checks(text, doc, verb_reading), self.config, ratio[i])
             dc_reasons = decontextualization_reasons(
                 text,
                 doc,

@@ -15,14 +15,13 @@ technical claims ("Stiffness is resistance to elastic deformation.").
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import Field
 
-from claimforge.backends.lm import lm_fluency_stats
+from claimforge.backends.lm import lm_fluency_stats, verb_reader
 from claimforge.nlp.wellformed import (
     COMMON_ABBREVIATIONS,
     atomicity_reasons,
@@ -79,8 +78,7 @@ class ClaimCheck:
         # sentence that opens on a copula ("Are helper T cells.") or is an order ("Maintain vertical height of face.")
         # has no subject
         self.model_id = f"wellformed-v11+{self._nlp.model_id}{lm_id}"
-        next_word = getattr(self._lm, "next_word_logprob", None)
-        self._verb_reading = None if next_word is None else functools.partial(_verb_reading, next_word)
+        self._verb_reading = verb_reader(self._lm)
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:
         if not texts:
@@ -107,20 +105,6 @@ class ClaimCheck:
                 if not math.isfinite(r) or r > c.max_ratio:
                     reasons.append(reason("lm_ratio", f"{r:.2f} > {c.max_ratio:g}"))
         return out
-
-
-# A word follows "which" more readily than "the" as a verb ("which drains" +3.3 nats over "the drains", "which
-# lies" +4.0, "which fuse" +2.4) and the other way round as a plural noun ("levels" -1.4, "effects" -2.7, "cells"
-# -0.7) with the shipped n-gram LM; ambiguous words sit between ("increases" +1.5, "concerns" +1.0, "code" -1.3).
-VERB_READING_MARGIN = 1.25
-
-
-@functools.lru_cache(maxsize=4096)
-def _verb_reading(next_word: Callable[[str, str], float], word: str) -> bool:
-    """Whether the LM reads ``word`` as a verb rather than a plural noun: log p(word | "which") exceeds log p(word |
-    "the") by more than :data:`VERB_READING_MARGIN` nats."""
-    w = word.lower()
-    return next_word("which", w) - next_word("the", w) > VERB_READING_MARGIN
 
 
 @registry.register("claim_check", "wellformed", ClaimCheckConfig)
