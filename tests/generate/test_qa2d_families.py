@@ -934,8 +934,8 @@ THE_FOLLOWING = [
         "Ascaris lumbricoides",
         "Autoinfection can be caused by Ascaris lumbricoides.",
     ),
-    # an adjective answer has no noun phrase's place
-    ("Sclerotic dentin has following features:", "Resistant to caries", None),
+    # an adjective answer has no noun phrase's place; since rules-v44 it is what the subject is (MEDMCQA_STEMS_44)
+    ("Sclerotic dentin has following features:", "Resistant to caries", "Sclerotic dentin is resistant to caries."),
     # a list answer is plural
     (
         "What three forces are involved in erosion?",
@@ -1034,8 +1034,9 @@ REVIEW_36 = [
     ("Approximately how many people have diabetes?", "400 million", "Approximately 400 million people have diabetes."),
     # "an" before letters read one by one
     ("What is an mRNA codon made of?", "nucleotides", "An mRNA codon is made of nucleotides."),
-    # an adjective answer has no noun phrase's place
-    ("X has which of the following features?", "Malignant", None),
+    # an adjective answer has no noun phrase's place; since rules-v44 it is what the subject is (MEDMCQA_STEMS_44)
+    ("X has which of the following features?", "Malignant", "X is malignant."),
+    ("X causes which of the following features?", "Malignant", None),
     # an object relative clause on the answer; a "that" clause of a verb like "show" ends with the answer
     (
         "What does every star emit that humans cannot see?",
@@ -1819,7 +1820,8 @@ MEDMCQA_STEMS_42 = [
         "Bone marrow biopsy is contraindicated when platelet count is below 40,000.",
     ),
     ("All of the following are true regarding caries except:", "Caused by bacteria", "Caries is caused by bacteria."),
-    ("All of the following are true about COPD except:", "Decreased FEV1", None),
+    # (None before rules-v44: a noun-phrase answer is now a feature of the topic, MEDMCQA_STEMS_44)
+    ("All of the following are true about COPD except:", "Decreased FEV1", "Decreased FEV1 is a feature of COPD."),
     (
         "About Transfusion Related Acute Lung Injury (TRALI), all of the following are true except:",
         "Signs and symptoms usually subsides within 2-3 weeks of onset",
@@ -1912,7 +1914,8 @@ MEDMCQA_STEMS_43 = [
         "Cardiolipin is found in inner mitochondrial membrane.",
     ),
     ("True about ythT cells:", "Are helper t cells", "ythT cells are helper t cells."),
-    ("True about enameloma", "True neoplasm of ameloblast", None),  # a noun phrase states nothing about the topic
+    # (a noun phrase stated nothing about the topic before rules-v44; now a class of the topic: MEDMCQA_STEMS_44)
+    ("True about enameloma", "True neoplasm of ameloblast", "Enameloma is a true neoplasm of ameloblast."),
     (
         "True open bite is caused by",
         "A horizontal fracture of the maxilla",
@@ -2008,6 +2011,141 @@ MEDMCQA_STEMS_43 = [
     ("In a tropical rainforest, where are ferns common?", "understory", None),
 ]
 
+MEDMCQA_STEMS_44 = [
+    # real MedMCQA validation stems (session 44). A noun-phrase answer to a truth stem: a feature of the topic, of
+    # the kind the topic names, or a class the topic belongs to (before: statement_answer_without_verb)
+    (
+        "All are true about polycystic ovarian disease except:",
+        "Increased prolactin",
+        "Increased prolactin is a feature of polycystic ovarian disease.",
+    ),
+    ("Which is false about apoptosis?", "Organelle swelling", "Organelle swelling is a feature of apoptosis."),
+    ("True about complications of measles is:", "Pneumonia", "Pneumonia is a complication of measles."),
+    (
+        "True about side effects of phenytoin:",
+        "Gum hypertrophy and hirsutism",
+        "Gum hypertrophy and hirsutism are side effects of phenytoin.",
+    ),
+    ("Not true about vibrio cholera is", "Gram positive rod", "Vibrio cholera is a gram positive rod."),
+    (
+        "All of the following are true regarding Duncan placental separation except:",
+        "Most common method of placental separation",
+        "Duncan placental separation is the most common method of placental separation.",
+    ),
+    (  # a superlative answer names what the topic is
+        "About N. gonorrhoea, all are true except",
+        "Most common cause of urethritis in male",
+        "N. gonorrhoea is the most common cause of urethritis in male.",
+    ),
+    ("True about treatment of malaria:", "Chloroquine", None),  # an action on a thing has no features
+    ("Not true about NRHM", "Appoint ASHA", "NRHM appoints ASHA."),  # a verb's base form agrees with the topic
+    (
+        "All of the following are true regarding oxygenases except :",
+        "Incorporate 2 atoms of oxygen",
+        "Oxygenases incorporate 2 atoms of oxygen.",
+    ),
+    (  # not with a topic that is an action: the answer is an instruction
+        "Which of the following is not true regarding iron supplementation in iron deficiency anemia?",
+        "Administer a small diluted dose first prior to full dose",
+        None,
+    ),
+    # an adjective phrase alone; an adverb before a participle; a verb in a relative clause of the answer
+    (
+        "Which of the following is TRUE about propagated nerve action potential?",
+        "Decremental",
+        "Propagated nerve action potential is decremental.",
+    ),
+    ("Following are true about bronchial cyst except –", "Mostly mediastinal", "Bronchial cyst is mostly mediastinal."),
+    (
+        "True about cardiolipin is all except",
+        "Has choline base which has labile methyl group",
+        "Cardiolipin has choline base which has labile methyl group.",
+    ),
+    # the topic first: "X all statements are true except", "X true is"
+    (
+        "Garre's osteomyelitis all statements are true except:",
+        "Common in children and young",
+        "Garre's osteomyelitis is common in children and young.",
+    ),
+    (
+        "Prions true is:",
+        "Readily inactivated by autoclave at 121oC",
+        "Prions are readily inactivated by autoclave at 121oC.",
+    ),
+    ("find false statement regarding sensory endings", "Annulospiral wrap the ends", None),  # a clause
+    ("About psedomonas. All are true except", "Strict aerobes", None),  # a class, but plural
+    ("true statement about golgi tendon organ is", "3-25 muscle fibres", None),  # a number first
+    ("In a left skewed curve, true statement is:", "Mean < Mode", None),
+    (  # a sentence is no topic
+        "A male child with Fanconi syndrome with nephrocalcinosis has a variant of dent disease. All are true except :",
+        "Similar presentation in father",
+        None,
+    ),
+    # "not" / "less" / "more" before a predicative answer
+    (
+        "What is not true regarding Zika Virus:",
+        "Not transmitted from mother to newborn",
+        "Zika Virus is not transmitted from mother to newborn.",
+    ),
+    (
+        "All of the following are true about Ifosfamide except:",
+        "Less neurotoxic than cyclophosphamide",
+        "Ifosfamide is less neurotoxic than cyclophosphamide.",
+    ),
+    # "X has the following function/feature(s)" + a predicate: X is its subject
+    (
+        "Dentin conditioner has the following function.",
+        "Removes smear layer",
+        "Dentin conditioner removes smear layer.",
+    ),
+    (
+        "Odontogenic keratocyst has the following feature",
+        "Is developmental in origin",
+        "Odontogenic keratocyst is developmental in origin.",
+    ),
+    ("Type III gold alloy does not have following features except:", "Harder than type IV", None),
+    # a base-form verb read as a noun after "the following"; the asking sentence's verb decides, not the context's
+    (
+        "All of the following decrease in iron deficiency anemia except:",
+        "TIBC",
+        "TIBC decreases in iron deficiency anemia.",
+    ),
+    (
+        "Child presents with hypotonia and seizures. It was confirmed to be zellweger syndrome. Which of the following "
+        "accumulates in brain?",
+        "Long chain fatty acid",
+        "Child presents with hypotonia and seizures. It was confirmed to be zellweger syndrome. Long chain fatty acid "
+        "accumulates in brain.",
+    ),
+    # "Which of the following ... except" asked once (was "Which of which of the following"), "which among", a gloss
+    (
+        "Which of the following will lead to spread of communicable disease during disaster, except",
+        "Malnutrition",
+        "Malnutrition will lead to spread of communicable disease during disaster.",
+    ),
+    (
+        "Which among the following is not a risk factor for contrast-induced nephropathy?",
+        "Obesity",
+        "Obesity is a risk factor for contrast-induced nephropathy.",
+    ),
+    (
+        "Which of the following bone(s) are used for the determination of growth in an individual?",
+        "Cervical vertebrae",
+        "Cervical vertebrae are used for the determination of growth in an individual.",
+    ),
+    (  # an acronym in capitals is singular
+        "Which of the following Glomerulonephritis has Nephrotic syndrome except -",
+        "FSGS",
+        "FSGS has Nephrotic syndrome.",
+    ),
+    (  # two stems in one: the options are still named in the claim
+        "Which of the following is not attached laterally to thyroid cartilage, or all the following muscles are "
+        "attached to the oblique line of thyroid cartilage except:",
+        "Superior constrictor",
+        None,
+    ),
+]
+
 
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
@@ -2055,6 +2193,7 @@ FAMILIES = {
     "what_happens_if_39": WHAT_HAPPENS_IF_39,
     "medmcqa_stems_42": MEDMCQA_STEMS_42,
     "medmcqa_stems_43": MEDMCQA_STEMS_43,
+    "medmcqa_stems_44": MEDMCQA_STEMS_44,
 }
 
 

@@ -240,7 +240,9 @@ class Multi2Claim(Pipeline):
                 # claim check wellformed-v10 (a "Not" left before its verb: "Not should be used in ..."); 52:
                 # wellformed-v11 (a verb the tagger calls a plural noun: "The maxillary sinus drains into ..."; a
                 # truth stem left in the claim; an answer with no subject); 53: rules-v43 (truth stems name their topic)
-                version="53",
+                # 54: rules-v44 (noun-phrase answers to truth stems, "X has the following function" + a predicate,
+                # "Which of the following ... except" asked once)
+                version="54",
             ),
             Stage(
                 "embed explanations",

@@ -81,7 +81,14 @@ _ANY_WH = re.compile(r"\b(?:what|which|(?-i:(?!WHO\b))who|whom|whose|where|when|
 _WH_NOUN_OF_THE_FOLLOWING = re.compile(
     r"\b(which|what)\s+(?!one\b|of\b)([a-z]+)\s+of\s+the\s+following\s+(?=([a-z]+)\b)", re.I
 )
+_OPTIONS_LEFT = re.compile(r"\ball\s+(?:of\s+)?the\s+following\b", re.I)
 _EITHER_COPULA = re.compile(r"\b(?:is\s*/\s*are|are\s*/\s*is)\b", re.I)
+# a stem that already asks "which of the following": an exception's "except" only inverts it ("Which of the
+# following will lead to X, except" must not become "Which of which of the following ...")
+_ASKS_FOLLOWING = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?of\s+(?:the\s+following|these)\b", re.I)
+# a gloss or a plural mark on the asked noun, before its verb: "Which of the following PPE (Personal Protective
+# Equipment) is removed first", "Which of the following bone(s) are used"
+_ASKED_NOUN_GLOSS = re.compile(r"(\b(?:which|what)\s+of\s+the\s+following\s+[\w-]+)(?:\(s\)|\s*\([^()]*\))", re.I)
 _TRAILING_ALL = re.compile(r"\s+(all( of (the following|these|them))?|the following)\s*$", re.I)
 _NEG_AUX = re.compile(
     r"^((?:[^?]*?,\s*)?(?:which|what)\b(?:(?!\b(?:that|which|who|whom|whose|if|when|where|because|while|although|unless)\b)[^?])*?"
@@ -114,9 +121,13 @@ _NOT_TRUE_ABOUT = re.compile(
 _TRUE_ABOUT = re.compile(rf"^\s*{_PICK}(?:true|correct)(?:\s+statements?)?\s+({_TOPIC_PREPOSITION})\b", re.I)
 # "About gutta-percha all are true" (what is left of "..., except:"): the topic comes first
 _TOPIC_ALL_TRUE = re.compile(
-    r"^(?:(?:about|regarding|for|in)\s+)?(?P<t>[^,.;:]+?)[.,]?\s+all\s+(?:of\s+(?:the\s+following|these)\s+)?"
-    r"(?:are|is)\s+(?:true|correct)$",
+    r"^(?:(?:about|regarding|for|in)\s+)?(?P<t>[^,.;:]+?)[.,]?\s+all\s+(?:of\s+)?(?:(?:the\s+following|these|the)\s+)?"
+    r"(?:statements?\s+)?(?:are|is)\s+(?:true|correct)$",
     re.I,
+)
+# "Prions true is:", "Kwashiorkor, true is": the topic first, then the truth stem
+_TOPIC_THEN_TRUE = re.compile(
+    r"^(?P<t>(?:[\w'-]+\s+){0,5}[\w'-]+)\s*[,\-\u2013]?\s+(?:true|correct)\s+(?:is|are)\s*$", re.I
 )
 _NEG_WORDS = re.compile(rf"\b({_FALSE_WORDS})\b", re.I)
 _POS_FOR = {"false": "true", "incorrect": "correct", "untrue": "true", "wrong": "correct", "inaccurate": "accurate"}
@@ -230,6 +241,9 @@ def prepare_question(question: str) -> Prepared:
     # "Which one of the following drugs" (not "a reaction in which one of the ions")
     q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
+    # "Which among the following" -> "Which of the following"
+    q = re.sub(r"\b(which|what)\s+(?:among|amongst)\s+(?=the\s+following\b)", r"\1 of ", q, flags=re.I)
+    q = _ASKED_NOUN_GLOSS.sub(r"\1", q)
     q = re.sub(r"\b(u)pto\b", r"\1p to", q, flags=re.I)  # "penetration is upto"
     # a note after the stem's last preposition: "C shaped root canals are preferably found in (Maximum incidence)"
     q = _NOTE_AFTER_PREPOSITION.sub(r"\1", q)
@@ -264,6 +278,8 @@ def prepare_question(question: str) -> Prepared:
         topic_first = _TOPIC_ALL_TRUE.match(q)
         if topic_first:  # "About gutta-percha all are true" -> "Which of the following is true about gutta-percha"
             q = f"Which of the following is true about {topic_first.group('t')}"
+        elif _ASKS_FOLLOWING.search(q):
+            pass  # "Which of the following Glomerulonephritis has Nephrotic syndrome except": asked already
         elif _TRAILING_ALL.search(q):
             q = _TRAILING_ALL.sub("", q)  # "Treatment of X utilizes all except" -> "Treatment of X utilizes"
         elif _ALL_OF.search(q):
@@ -302,6 +318,9 @@ def prepare_question(question: str) -> Prepared:
     ):
         q = _NEG_WORDS.sub(lambda m: _POS_FOR[m.group(1).lower()], q, count=1)
         inverted = True
+    m = _TOPIC_THEN_TRUE.match(re.sub(r"[\s:?.\-\u2013]+$", "", q))
+    if m:  # "Prions true is:" -> "Which of the following is true about Prions"
+        q = f"Which of the following is true about {m.group('t')}"
     if _TRUE_ABOUT.match(q):  # "True about X is:" -> "Which of the following is true about X"
         q = _TRAILING_COPULA.sub("", _TRUE_ABOUT.sub(r"Which of the following is true \1", q, count=1))
     if not _ANY_WH.search(q) and not _OPEN_END.search(q):
@@ -320,12 +339,13 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
     applies."""
     from lemminflect import getAllLemmas, getAllLemmasOOV, getInflection
 
-    if not len(doc) or any(t.tag_ in FINITE_TAGS for t in doc):
+    if not len(doc):
         return None
     words = [t.text_with_ws for t in doc]
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     blank = any(t.lower_ in WH_NOMINAL for t in doc) or doc[-1].tag_ in ("IN", "TO")
-    if root is not None and blank and root.pos_ in ("NOUN", "PROPN") and root.i + 1 < len(doc):
+    finite = any(t.tag_ in FINITE_TAGS for t in doc)
+    if not finite and root is not None and blank and root.pos_ in ("NOUN", "PROPN") and root.i + 1 < len(doc):
         p = doc[root.i + 1]
         past = getInflection(p.lemma_, "VBD") if p.tag_ == "VBN" else ()
         # only a participle no past tense could be ("seen", "taken", not "Birds evolved from", "X used for")
@@ -333,19 +353,30 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
             words[p.i] = ("are " if root.tag_ in ("NNS", "NNPS") else "is ") + words[p.i]
             return "".join(words), None
     following = next((t.i for t in doc if t.lower_ == "following" and t.i > 0 and doc[t.i - 1].lower_ == "the"), None)
-    if following is None:
+    # the sentence that asks (context sentences before it have verbs of their own: "Child presents with ...")
+    if following is None or any(t.tag_ in FINITE_TAGS for t in doc[following].sent):
         return None
-    # the word right after "the following", or after its plural noun ("the following antibiotics chelates")
+    # the word right after "the following", or after its noun ("the following antibiotics chelates")
     for t in doc[following + 1 : following + 3]:
         low = t.lower_
-        if t.tag_ not in ("NNS", "NN") or not low.endswith("s") or t.i + 1 >= len(doc):
+        if t.tag_ not in ("NNS", "NN") or t.i + 1 >= len(doc):
             continue
         lemmas = getAllLemmas(low)
+        nxt = doc[t.i + 1]
+        if not low.endswith("s"):
+            # a base form after a plural ("All of the following decrease in", "influence the efficiency of"): a verb
+            # when it can be one and a preposition other than "of" or a determiner follows ("the following test of")
+            if "VERB" in lemmas and nxt.lower_ != "of" and nxt.pos_ in ("ADP", "DET"):
+                present = (getInflection(low, "VBZ") or (low,))[0]  # said of a singular answer
+                words[t.i] = f"can {low}{t.whitespace_}"
+                return "".join(words), (f"can {low}", present)
+            continue
         if "VERB" not in lemmas and (lemmas or doc[t.i - 1].tag_ != "NNS"):
             continue  # a noun; a word lemminflect does not know is a verb after a plural noun ("antibiotics chelates")
-        if "NOUN" in lemmas and doc[t.i + 1].pos_ in ("ADP", "DET", "PUNCT", "CCONJ"):
+        quoted = nxt.text in ("'", '"') and t.i + 2 < len(doc) and not doc[t.i + 2].is_punct  # "shows 'Blueberry lips'"
+        if "NOUN" in lemmas and nxt.pos_ in ("ADP", "DET", "PUNCT", "CCONJ") and not quoted:
             continue  # "the following drugs in pregnancy", "the following effects of morphine": a noun
-        if doc[t.i + 1].pos_ in ("VERB", "AUX"):
+        if nxt.pos_ in ("VERB", "AUX"):
             return None  # "which of the following causes is ...": a noun after all
         lemma = (lemmas.get("VERB") or getAllLemmasOOV(low, "VERB")["VERB"])[0]
         present = t.text
@@ -473,8 +504,17 @@ class RuleQA2D:
         # wait for the answer, a clause of reason ending on its subject takes a predicate answer ("as they" + "Harden
         # in mouth"), "Are ..." answers to a truth stem take the topic, an action answer after "is" takes "to" after
         # a subject that names an action ("The function of X is to regulate setting time") and loses the copula
-        # otherwise ("The steroids exacerbate the inflammatory response", was "are exacerbate")
-        self.model_id = f"rules-v43+{self._nlp.model_id}{parts}"
+        # otherwise ("The steroids exacerbate the inflammatory response", was "are exacerbate"); v44: a noun-phrase
+        # answer to a truth stem is a feature of its topic ("Increased prolactin is a feature of polycystic ovarian
+        # disease"), of the kind its topic names ("Pneumonia is a complication of measles") or a class the topic
+        # belongs to ("Vibrio cholera is a gram positive rod"); "not"/"less"/"more"/an adverb before a predicative
+        # answer ("Zika virus is not transmitted ...") and an adjective alone ("X is decremental"); a verb's base form
+        # agrees with the topic ("Oxygenases incorporate ..."); "X all statements are true", "Prions true is" name
+        # their topic first; "X has the following function" + a predicate ("Dentin conditioner
+        # removes smear layer"); a base-form verb read as a noun after "the following" ("TIBC decreases in ...") and
+        # the asking sentence's own verb decides, not its context's; "Which of the following ... except" asked once
+        # (was "Which of which of the following"); "which among", a gloss or "(s)" on the asked noun
+        self.model_id = f"rules-v44+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -860,6 +900,8 @@ class RuleQA2D:
         try:
             flags: dict[str, Any] = {"keep_noun": keep_noun, "dropped_not": prep.dropped_not}
             text = declarative(prep.text, qdoc, answer, adoc, flags)
+            if _OPTIONS_LEFT.search(text):  # "..., or all the following muscles are attached to ...": two stems
+                raise ConversionError("unsupported_question_form", "the options still named in the claim")
         except ConversionError as e:
             return QA2DResult(text=None, reason=e.reason), False, False
         return (
@@ -1136,36 +1178,159 @@ def _pronoun_referent(topic: str) -> str:
 def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
     """'Which of the following is true about X?' + a statement: the claim is the statement itself; a statement
     without its subject takes the topic X as its subject: "Inhibits beta-lactamase", "Can be done in prone
-    position", "It is non-halophilic", "Active against Pseudomonas" ("X is active against Pseudomonas")."""
-    if topic and len(adoc) > 1:
+    position", "It is non-halophilic", "Active against Pseudomonas" ("X is active against Pseudomonas"),
+    "Decremental" ("X is decremental"), "Belong to family flaviviridae" ("Zika virus belongs to ..."); a noun phrase
+    is a feature or a class of X (:func:`_feature_claim`)."""
+    if topic and len(adoc):
         first = adoc[0]
-        finite_after = [t for t in adoc[1:] if t.tag_ in FINITE_TAGS and not _coordinated_predicate(adoc, t.i)]
-        if first.lower_ in ("it", "they") and adoc[1].pos_ in ("VERB", "AUX"):
+        # finite verbs of the answer's own clause: not a second predicate ("... & hence provides") nor one in a
+        # relative clause ("Has choline base which has labile methyl group")
+        relative = next((t.i for t in adoc if t.lower_ in ("which", "that", "who", "whose")), len(adoc))
+        finite_after = [t for t in adoc[1:relative] if t.tag_ in FINITE_TAGS and not _coordinated_predicate(adoc, t.i)]
+        if first.lower_ in ("it", "they") and len(adoc) > 1 and adoc[1].pos_ in ("VERB", "AUX"):
             rest = answer[len(first.text) :]
             rest = re.sub(r"^'s\b", " is", re.sub(r"^'re\b", " are", rest))  # "It's an amide" -> "X is an amide"
             return f"{_pronoun_referent(topic)}{rest}"
+        said = answer[0].lower() + answer[1:]
         verb_first = (
             first.tag_ in ("VBZ", "MD")
             or first.lower_ in ("is", "are", "was", "were")  # "Are helper T cells"
             or (first.lower_.endswith("s") and _is_verb_form(first.lower_, ("VBZ",)))
         )
+        if verb_first and not finite_after and len(adoc) > 1:
+            # (not a subject read as a verb: "Blisters are present", "Signs ... subsides")
+            return f"{topic} {said}"
+        plural = _topic_plural(topic)
         if (
-            verb_first and not finite_after
-        ):  # not a subject read as a verb: "Blisters are present", "Signs ... subsides"
-            return f"{topic} {answer[0].lower()}{answer[1:]}"
+            len(adoc) > 1
+            and base_verb_only(first.lower_)  # not "Increase in phosphate concentration"
+            and not finite_after
+            and _topic_acts(topic)
+        ):
+            # a verb's base form: it agrees with the topic ("Oxygenases incorporate 2 atoms of oxygen", "Zika virus
+            # belongs to family flaviviridae")
+            return f"{topic} {said if plural else _inflected_answer(said, 'VBZ')}"
         clause = next((t.i for t in adoc if t.lower_ in _SUBORDINATORS), len(adoc))  # "when platelet count is ..."
-        predicative = adoc[1].tag_ in ("IN", "TO", "RB", "WRB")  # "Used in", "Active against"; not "Decreased FEV1"
-        if first.tag_ in ("JJ", "VBN") and predicative and not any(t.tag_ in FINITE_TAGS for t in adoc[:clause]):
-            head = re.split(r"\s+(?:of|in|for|with|to|on|at|by|during|after)\s+", topic, maxsplit=1)[0].split()[-1]
-            low = head.lower()  # the head noun decides: "use of articaine" is singular, "oxygenases" plural
-            plural = _plural_form(low) or (
-                low.endswith("s") and not low.endswith(("ss", "us", "is")) and low not in _SINGULAR_IN_S
-            )
-            copula = "are" if plural else "is"
-            return f"{topic} {copula} {answer[0].lower()}{answer[1:]}"
+        # "Not transmitted from mother to newborn", "Less neurotoxic than cyclophosphamide", "Readily inactivated by
+        # autoclave": the word after "not"/"less"/"more" or an adverb is the one that must be an adjective or participle
+        opener = first.lower_ in ("not", "less", "more") or first.tag_ == "RB"
+        k = 1 if opener and len(adoc) > 2 and adoc[1].tag_ in ("JJ", "VBN") else 0
+        # "Used in", "Active against"; not "Decreased FEV1"
+        predicative = len(adoc) > k + 1 and adoc[k + 1].tag_ in ("IN", "TO", "RB", "WRB")
+        # an adjective phrase alone: "Decremental", "Mostly mediastinal", "Reversible"
+        adjectival = adoc[-1].tag_ == "JJ" and all(t.tag_ in ("JJ", "RB", "CC") for t in adoc) and len(adoc) <= 3
+        verbless = not any(t.tag_ in FINITE_TAGS for t in adoc[:clause])
+        if (adoc[k].tag_ in ("JJ", "VBN") and predicative and verbless) or adjectival:
+            return f"{topic} {'are' if plural else 'is'} {said}"
     if not any(t.tag_ in FINITE_TAGS for t in adoc):
-        raise ConversionError("statement_answer_without_verb")
+        feature = _feature_claim(answer, adoc, topic) if topic else None
+        if feature is None:
+            raise ConversionError("statement_answer_without_verb")
+        return feature
     return answer
+
+
+def _topic_plural(topic: str) -> bool:
+    """Whether a truth stem's topic is plural, by its head noun: "use of articaine" is singular, "oxygenases" plural."""
+    head = re.split(r"\s+(?:of|in|for|with|to|on|at|by|during|after)\s+", topic, maxsplit=1)[0].split()[-1]
+    low = head.lower()
+    return bool(_plural_form(low)) or (
+        low.endswith("s") and not low.endswith(("ss", "us", "is")) and low not in _SINGULAR_IN_S
+    )
+
+
+def _topic_acts(topic: str) -> bool:
+    """Whether a truth stem's topic can be the subject of an answer's verb: a thing ("oxygenases", "Zika virus"), not
+    an action or a relation done to one ("iron supplementation in ...", "treatment of malaria", "mechanism of action"),
+    whose answer in the base form is an instruction ("Administer a small diluted dose first")."""
+    head = re.split(r"\s+(?:of|in|for|with|to|on|at|by|during|after)\s+", topic, maxsplit=1)[0].split()[-1].lower()
+    return head not in _RELATIONAL_HEADS and head != "mechanism" and not head.endswith(_ACTION_SUFFIXES)
+
+
+_ACTION_SUFFIXES = ("tion", "sion", "ment", "ance", "ence", "sis", "ing")
+
+
+# plural heads of a truth stem's topic that name a kind of fact about a thing: "True about complications of measles"
+# + "Pneumonia" -> "Pneumonia is a complication of measles"
+_KIND_HEADS = frozenset(
+    """
+    features complications effects signs symptoms causes indications contraindications characteristics properties
+    findings manifestations functions advantages disadvantages actions
+    """.split()  # noqa: SIM905
+)
+
+
+# heads of a noun-phrase answer that name a class its topic belongs to (a feature of it otherwise)
+_TOPIC_CLASSES = frozenset(
+    """
+    disease disorder condition syndrome infection neoplasm tumor tumour cancer carcinoma lesion malformation anomaly
+    organism bacterium bacillus coccus rod aerobe anaerobe virus fungus parasite drug agent antibiotic vaccine enzyme
+    hormone protein
+    vitamin cell tissue method technique procedure test operation approach type form kind variety example
+    """.split()  # noqa: SIM905
+)
+
+
+def _clause_verb(t: Any) -> bool:
+    """A word inside a noun-phrase answer that reads as its verb: one that can be a verb, after a word that is no
+    determiner or preposition, before "as" or an article ("Capsule polysaccharide act as a virulent factor")."""
+    from lemminflect import getAllLemmas
+
+    nxt = t.nbor(1) if t.i + 1 < len(t.doc) else None
+    return (
+        nxt is not None
+        and nxt.lower_ in ("as", "the", "a", "an")
+        and t.nbor(-1).pos_ not in ("DET", "ADP")
+        and "VERB" in getAllLemmas(t.lower_)
+    )
+
+
+def _feature_claim(answer: str, adoc: Any, topic: str) -> str | None:
+    """A noun-phrase answer to a truth stem ("All are true about polycystic ovarian disease except:" + "Increased
+    prolactin"): a feature of the topic ("Increased prolactin is a feature of polycystic ovarian disease"), or of the
+    kind a topic such as "complications of measles" names ("Pneumonia is a complication of measles"). None for an
+    answer that is no plain noun phrase (a number, a comparison, a verb or preposition first: "3-25 muscle fibres",
+    "Mean < Mode", "To be used within 30 minutes") and for a topic that names an action on a thing ("treatment of
+    malaria", "use of articaine"), of which the answer is no feature."""
+    from lemminflect import getLemma
+
+    first = adoc[0]
+    if (
+        len(topic.split()) > 8  # a sentence taken for the topic ("A male child with ... has a variant of ...")
+        or re.search(r"\b(?:is|are|was|were|has|have|had)\b", topic, re.I)
+        or re.fullmatch(r"[a-e]{1,4}|[a-e](?:\s*[,&]\s*[a-e])+", answer.strip(), re.I)  # options by letter: "bd"
+        or adoc[:].root.pos_ not in ("NOUN", "PROPN")
+        or first.tag_ in ("CD", "IN", "TO", "RB", "VB", "VBG", "VBD", "VBZ", "VBP", "MD", "WDT", "WP", "PRP")
+        or first.lower_ in ("not", "no", "only", "all", "none", "both")
+        or re.search(r"[<>=;\u2264\u2265]|\.\s", answer)  # a comparison, or two sentences
+        or len(adoc) > 12
+        or base_verb_only(first.lower_)  # an action: "Appoint ASHA"
+        or any(_clause_verb(t) for t in adoc[1:])  # "Capsule polysaccharide act as ...", "Annulospiral wrap the ends"
+    ):
+        return None
+    plural = _np_plural(adoc[:])
+    head = adoc[:].root
+    superlative = first.tag_ in ("JJS", "RBS") or first.lower_ in ("most", "least")
+    if head.lemma_.lower() in _TOPIC_CLASSES or superlative:
+        # a class the topic belongs to, not a feature of it: "Not true about vibrio cholera" + "Gram positive rod"
+        # -> "Vibrio cholera is a gram positive rod"; "... Duncan placental separation" + "Most common method of
+        # placental separation" -> "... is the most common method ..."
+        if plural or _acronym(first.text) or first.tag_ in ("DT", "PRP$"):
+            return None
+        said = answer[0].lower() + answer[1:] if not _acronym(answer.split()[0]) else answer
+        return f"{topic} is {'the' if superlative else indefinite_article(said)} {said}"
+    before, of, thing = topic.partition(" of ")
+    words = before.split()
+    if of and words and words[-1].lower() in _KIND_HEADS:
+        kinds = re.sub(r"^(?:the|a|an)\s+", "", before, flags=re.I)  # "side effects"
+        if plural:
+            return f"{answer} are {kinds} of {thing}"
+        kind = f"{kinds.rsplit(' ', 1)[0]} " if " " in kinds else ""
+        kind += getLemma(words[-1].lower(), upos="NOUN")[0]  # "side effect"
+        return f"{answer} is {indefinite_article(kind)} {kind} of {thing}"
+    if words and words[-1].lower() in _RELATIONAL_HEADS:
+        return None  # "treatment of malaria", "use of articaine"
+    return f"{answer} {'are features' if plural else 'is a feature'} of {topic}"
 
 
 # diseases and kinds named in "-s" that are singular ("Diabetes is", "Caries is")
@@ -1677,8 +1842,8 @@ def _answer_plural(adoc: Any) -> bool | None:
         if (t.lower_ == "of" or (t.pos_ == "ADP" and t.dep_ == "case")) and before:
             head = before[-1]
             break
-    if _singular_in_s(head.lower_):
-        return False  # "Mathematics is called the language of science"
+    if _singular_in_s(head.lower_) or (head.text.isupper() and len(head.text) > 1):
+        return False  # "Mathematics is called the language of science", "FSGS has nephrotic syndrome"
     if "Number=Plur" in str(head.morph) or head.tag_ in ("NNS", "NNPS") or _plural_form(head.lower_):
         return True
     if head.pos_ == "NUM":
@@ -1756,6 +1921,51 @@ _PLACE_ADVERBS = frozenset(
 )
 
 
+# the asked noun of "X has which of the following N": what the answer says of X
+_PROPERTY_NOUNS = frozenset(
+    """
+    feature features function functions property properties characteristic characteristics effect effects action
+    actions advantage advantages disadvantage disadvantages drawback drawbacks quality qualities uses
+    """.split()  # noqa: SIM905
+)
+
+
+def _property_predicate(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str | None:
+    """A stem "X has which of the following N" (N a feature, function, property, effect ...) + an answer that is a
+    predicate: X is its subject ("Dentin conditioner has the following function" + "Removes smear layer" ->
+    "Dentin conditioner removes smear layer"; "Sclerotic dentin has following features" + "Resistant to caries" ->
+    "Sclerotic dentin is resistant to caries"). None for other stems and answers (a clause with a subject of its
+    own, a noun phrase)."""
+    if ph.start == 0 or any(not t.is_punct for t in doc[ph.end + 1 :]):
+        return None
+    verb = doc[ph.start - 1]
+    if verb.lower_ not in ("has", "have", "shows", "show", "possesses", "possess", "exhibits", "exhibit"):
+        return None
+    if verb.i > 0 and (doc[verb.i - 1].lower_ in ("not", "n't", "never") or doc[verb.i - 1].pos_ == "AUX"):
+        return None  # "Type III gold alloy does not have following features except"
+    if not any(t.lower_ in _PROPERTY_NOUNS for t in doc[ph.start : ph.end + 1]) or verb.i == 0:
+        return None
+    subject = doc[: verb.i].text.strip(" ,")
+    said = answer[0].lower() + answer[1:]
+    first = adoc[0]
+    verb_first = (
+        first.tag_ in ("VBZ", "VBP", "MD")
+        or first.lower_ in ("is", "are", "can", "may")
+        or (
+            first.tag_ in ("NNS", "NNP", "NN")
+            and _is_verb_form(first.lower_, ("VBZ",))
+            and not noun_reading(first.lower_)
+            and len(adoc) > 1
+        )
+    )
+    if verb_first:
+        return f"{subject} {said}"
+    k = 1 if first.lower_ in ("not", "less", "more", "very", "highly") and len(adoc) > 1 else 0
+    if adoc[k].tag_ in ("JJ", "JJR", "VBN") and not any(t.tag_ in FINITE_TAGS for t in adoc):
+        return f"{subject} {'is' if verb.lower_.endswith('s') else 'are'} {said}"
+    return None
+
+
 def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str, Any]) -> str:
     filler = _answer_phrase(ph, doc, answer, adoc, flags)
     cstart = _clause_start(doc, doc[ph.start])
@@ -1782,7 +1992,10 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             bare = bare or answer.lower() in _PLACE_ADVERBS
             filler = answer if bare else _adverbial(ph.adverb, answer, adoc)
         if ph.partitive and not _nominal_answer(adoc):
-            # "X has which of the following features" + "Resistant to caries": no noun phrase for the noun's place
+            said = _property_predicate(doc, ph, answer, adoc)
+            if said is not None:
+                return said
+            # "X causes which of the following" + "Resistant to caries": no noun phrase for the noun's place
             raise ConversionError("answer_not_a_noun_phrase", "an adjective answer in place of 'the following'")
         start = ph.start
         if start > 0 and doc[start - 1].lemma_.lower() == "do" and len(adoc) and _verb_answer(adoc, expected=True):
