@@ -1806,7 +1806,8 @@ MEDMCQA_STEMS_42 = [
     ("Which is true in case of diabetes?", "Causes neuropathy", "Diabetes causes neuropathy."),
     ("Which of the following is true about aspirin is:", "Inhibits COX", "Aspirin inhibits COX."),
     ("False about X is/are:", "It is red", "X is red."),
-    ("Which is true in general?", "Is used in pregnancy", "Is used in pregnancy."),  # the claim check's no_subject
+    # (the claim check's no_subject before rules-v44; now the rules' statement_answer_without_subject)
+    ("Which is true in general?", "Is used in pregnancy", None),
     ("Incorrect of the following statements regarding aspirin:", "It causes bleeding", None),
     # a verb-first or modal answer, a participle before a clause (review of session 42)
     (
@@ -1825,7 +1826,9 @@ MEDMCQA_STEMS_42 = [
     (
         "About Transfusion Related Acute Lung Injury (TRALI), all of the following are true except:",
         "Signs and symptoms usually subsides within 2-3 weeks of onset",
-        "Signs and symptoms usually subsides within 2-3 weeks of onset.",
+        # (rules-v44: a statement that does not name its topic opens with it)
+        "In Transfusion Related Acute Lung Injury (TRALI), signs and symptoms usually subsides within 2-3 weeks of "
+        "onset.",
     ),
     # "which N of the following" + a verb; the stem's verb said at both ends, not a clause's own at the end
     (
@@ -1930,7 +1933,7 @@ MEDMCQA_STEMS_43 = [
     (
         "Find faulty statement regarding muscle spindle:",
         "Peripheral zone has no actin and myosin",
-        "Peripheral zone has no actin and myosin.",
+        "In muscle spindle, peripheral zone has no actin and myosin.",
     ),
     # "Following N" is "Which N"; a note after the last preposition goes (not one about a figure)
     (
@@ -2061,6 +2064,40 @@ MEDMCQA_STEMS_44 = [
         "Has choline base which has labile methyl group",
         "Cardiolipin has choline base which has labile methyl group.",
     ),
+    # a statement that does not name its topic opens with it; a verb after adverbs or before a clause of its own
+    ("Unstable Angina, True is", "Pain lasts for 10 minutes.", "In Unstable Angina, pain lasts for 10 minutes."),
+    (
+        "All are true about adult polycystic kidney disease except",
+        "Hypertension is rare",
+        "In adult polycystic kidney disease, hypertension is rare.",
+    ),
+    (
+        "True about myofacial pain dysfunction syndrome",
+        "Mainly affects young females",
+        "Myofacial pain dysfunction syndrome mainly affects young females.",
+    ),
+    (
+        "True about VENTOUSE:",
+        "Can be applied when foetal head is above the level of ischial spine",
+        "VENTOUSE can be applied when foetal head is above the level of ischial spine.",
+    ),
+    (  # a topic inside a frame; a source is no topic; nor is a figure ("the given instrument")
+        "With respect to peripheral vascular disease, all of the following statements are true except:",
+        "Ankle brachial index < 0.5 indicates critical limb ischemia",
+        "In peripheral vascular disease, ankle brachial index < 0.5 indicates critical limb ischemia.",
+    ),
+    (
+        "According to 2010 ACLS guidelines, all of the following are true except",
+        "Atropine is for asystole",
+        "Atropine is for asystole.",
+    ),
+    (
+        "All of the following are true about the given instrument except",
+        "Can be done in prone or lateral position",
+        None,
+    ),
+    # a misparse that reads "-s" words as verbs is no clause ("Pulsus bisferiens"), nor a verb after the answer's first
+    ("True about Levator Ani except -", "Converge downwards & medially", "Levator Ani converges downwards & medially."),
     # the topic first: "X all statements are true except", "X true is"
     (
         "Garre's osteomyelitis all statements are true except:",

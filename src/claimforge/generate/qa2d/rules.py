@@ -1159,10 +1159,15 @@ def _truth_topic(q: str) -> str | None:
     topic = m and (m.group("t") or m.group("t2"))
     if not topic:
         return None
-    topic = re.sub(rf"^{_TOPIC_PREPOSITION}\s+", "", topic.strip(), flags=re.I)  # "regarding for X"
+    topic = re.sub(rf"^(?:with\s+|in\s+)?{_TOPIC_PREPOSITION}\s+", "", topic.strip(), flags=re.I)  # "regarding for X"
     topic = _TOPIC_FRAME.sub("", _TRAILING_COPULA.sub("", topic))
-    if not topic or re.match(r"(?:the\s+following|these|them|this|it|general)\b", topic, re.I):
-        return None
+    topic = re.sub(r"^with\s+(?:respect|regard|reference)\s+to\s+", "", topic, flags=re.I)
+    if not topic or re.match(
+        r"(?:the\s+following|these|them|this|it|general|the\s+same|according\s+to|as\s+per)\b", topic, re.I
+    ):
+        return None  # a pronoun, or a source ("According to 2010 ACLS guidelines, all of the following are true")
+    if re.search(r"\b(?:given|shown|above|below|depicted|mentioned)\b", topic, re.I):
+        return None  # a figure or another question's text: "instrument given", "the above-mentioned situation"
     return topic
 
 
@@ -1185,18 +1190,28 @@ def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
         first = adoc[0]
         # finite verbs of the answer's own clause: not a second predicate ("... & hence provides") nor one in a
         # relative clause ("Has choline base which has labile methyl group")
-        relative = next((t.i for t in adoc if t.lower_ in ("which", "that", "who", "whose")), len(adoc))
-        finite_after = [t for t in adoc[1:relative] if t.tag_ in FINITE_TAGS and not _coordinated_predicate(adoc, t.i)]
+        # (nor one in a clause of its own: "Can be applied when foetal head is above ...")
+        inner = next((t.i for t in adoc if t.lower_ in _INNER_CLAUSE_WORDS and t.i > 0), len(adoc))
+        finite_after = [
+            t
+            for t in adoc[1:inner]
+            if t.tag_ in FINITE_TAGS
+            and not _coordinated_predicate(adoc, t.i)
+            and (t.lower_ in AUX_WORDS or _is_verb_form(t.lower_, (t.tag_,)))  # not "downwards" tagged VBZ
+        ]
         if first.lower_ in ("it", "they") and len(adoc) > 1 and adoc[1].pos_ in ("VERB", "AUX"):
             rest = answer[len(first.text) :]
             rest = re.sub(r"^'s\b", " is", re.sub(r"^'re\b", " are", rest))  # "It's an amide" -> "X is an amide"
             return f"{_pronoun_referent(topic)}{rest}"
         said = answer[0].lower() + answer[1:]
+        # the verb may follow adverbs: "Mainly affects young females"
+        lead = next((t for t in adoc if t.tag_ not in ("RB", "RBS", "RBR")), first)
         verb_first = (
-            first.tag_ in ("VBZ", "MD")
-            or first.lower_ in ("is", "are", "was", "were")  # "Are helper T cells"
-            or (first.lower_.endswith("s") and _is_verb_form(first.lower_, ("VBZ",)))
+            lead.tag_ in ("VBZ", "MD")
+            or lead.lower_ in ("is", "are", "was", "were")  # "Are helper T cells"
+            or (lead.i == 0 and lead.lower_.endswith("s") and _is_verb_form(lead.lower_, ("VBZ",)))
         )
+        finite_after = [t for t in finite_after if t.i > lead.i]
         if verb_first and not finite_after and len(adoc) > 1:
             # (not a subject read as a verb: "Blisters are present", "Signs ... subsides")
             return f"{topic} {said}"
@@ -1227,7 +1242,35 @@ def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
         if feature is None:
             raise ConversionError("statement_answer_without_verb")
         return feature
+    if not topic and len(adoc) and (adoc[0].tag_ == "MD" or adoc[0].lower_ in ("is", "are", "was", "were")):
+        # "All of the following are true about the given instrument except" + "Can be done in prone position": a
+        # predicate whose subject is in a figure
+        raise ConversionError("statement_answer_without_subject", "a predicate with no topic to be its subject")
+    if (
+        topic
+        and not _mentions_topic(answer, topic)
+        and not re.match(r"(?:the\s+)?uses?\s+of\b", topic, re.I)
+        and any(t.dep_.startswith(("nsubj", "csubj")) or t.dep_ == "expl" for t in adoc)  # a clause with a subject
+        # and a verb (not "Pulsus bisferiens", "Converge downwards & medially" parsed with "-s" words as verbs)
+        and any(t.tag_ in FINITE_TAGS and (t.lower_ in AUX_WORDS or _is_verb_form(t.lower_, (t.tag_,))) for t in adoc)
+    ):
+        # a statement that does not say what it is about: "Unstable angina, true is" + "Pain lasts for 10 minutes"
+        # -> "In unstable angina, pain lasts for 10 minutes" (not "Pain lasts for 10 minutes")
+        word = answer.split()[0]
+        said = answer if _acronym(word) or len(word.strip(",")) == 1 else answer[0].lower() + answer[1:]
+        return f"In {topic}, {said}"
     return answer
+
+
+_INNER_CLAUSE_WORDS = frozenset({"which", "that", "who", "whose", "when", "if", "because", "as", "since", "while"})
+
+
+def _mentions_topic(answer: str, topic: str) -> bool:
+    """Whether a statement answer names its truth stem's topic (a content word of four letters or more, or an
+    acronym, in any case; "Prostate cancer most commonly ..." names "prostate cancer")."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}|[A-Z]{2,}", topic)} - STOPWORDS
+    said = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}|[A-Z]{2,}", answer)}
+    return not words or bool(words & said)
 
 
 def _topic_plural(topic: str) -> bool:
