@@ -2170,6 +2170,11 @@ MEDMCQA_STEMS_44 = [
         "Cervical vertebrae",
         "Cervical vertebrae are used for the determination of growth in an individual.",
     ),
+    (  # a capitalised "Which" after a verb that waits for its object is in place, not a new sentence
+        "Initial calcification of crown represents Which Nolla's stage:",
+        "Stage 2",
+        "Initial calcification of crown represents stage 2.",
+    ),
     (  # an acronym in capitals is singular
         "Which of the following Glomerulonephritis has Nephrotic syndrome except -",
         "FSGS",

@@ -233,7 +233,9 @@ def prepare_question(question: str) -> Prepared:
     if mark and tail.strip() and _ANY_WH.search(head):
         q = head  # "What force opposes motion? for example a car braking" -> the question only
     q = _QUOTED.sub(r"\1 \2", q)  # 'what higher-level "classification" of science' -> a plain noun phrase
-    q = _UNPUNCTUATED_WH.sub(". ", q)  # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence
+    # "Troponin: < 0.01 ng/mL Which of the following ..." -> a new sentence; not after a verb that waits for its
+    # object ("Initial calcification of crown represents Which Nolla's stage": in place)
+    q = _UNPUNCTUATED_WH.sub(lambda m: " " if _verb_before(q[: m.start()]) else ". ", q)
     q = re.sub(r"^wich\b", "Which", q, flags=re.I)  # a typo of the source
     # "Which is larger: the human sperm or the human egg?" -> the choices after the colon are the options
     q = re.sub(r"^((?:which|what)\b[^:]*):\s+[^:]+\bor\b[^:]+$", r"\1", q, flags=re.I)
@@ -319,7 +321,8 @@ def prepare_question(question: str) -> Prepared:
         q = _NEG_WORDS.sub(lambda m: _POS_FOR[m.group(1).lower()], q, count=1)
         inverted = True
     m = _TOPIC_THEN_TRUE.match(re.sub(r"[\s:?.\-\u2013]+$", "", q))
-    if m:  # "Prions true is:" -> "Which of the following is true about Prions"
+    if m and not _ANY_WH.search(m.group("t")) and not re.search(r"\bfollowing\b", m.group("t"), re.I):
+        # "Prions true is:" -> "Which of the following is true about Prions" (not "Which of the following true is")
         q = f"Which of the following is true about {m.group('t')}"
     if _TRUE_ABOUT.match(q):  # "True about X is:" -> "Which of the following is true about X"
         q = _TRAILING_COPULA.sub("", _TRUE_ABOUT.sub(r"Which of the following is true \1", q, count=1))
@@ -328,6 +331,13 @@ def prepare_question(question: str) -> Prepared:
         q = _THE_FOLLOWING.sub("which of the following", q, count=1)
     q = re.sub(r"[\s?:.\-\u2013\u2014]+$", "", q).strip()
     return Prepared(q, inverted, dropped_not)
+
+
+def _verb_before(text: str) -> bool:
+    """Whether ``text`` ends in a finite verb form that is no noun ("represents", "shows"; not "levels")."""
+    words = text.split()
+    word = words[-1].lower() if words else ""
+    return word.isalpha() and _is_verb_form(word, ("VBZ", "VBD")) and not noun_reading(word)
 
 
 def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
@@ -513,7 +523,10 @@ class RuleQA2D:
         # their topic first; "X has the following function" + a predicate ("Dentin conditioner
         # removes smear layer"); a base-form verb read as a noun after "the following" ("TIBC decreases in ...") and
         # the asking sentence's own verb decides, not its context's; "Which of the following ... except" asked once
-        # (was "Which of which of the following"); "which among", a gloss or "(s)" on the asked noun
+        # (was "Which of which of the following"); "which among", a gloss or "(s)" on the asked noun; a statement
+        # that does not name its topic opens with it ("In unstable angina, pain lasts for 10 minutes"); a predicate
+        # after adverbs or before a clause of its own takes the topic; a source or a figure's thing is no topic, and
+        # a predicate with no topic is a reject; a capitalised "Which" after a verb stays in place
         self.model_id = f"rules-v44+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
