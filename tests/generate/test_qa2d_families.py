@@ -2175,6 +2175,31 @@ MEDMCQA_STEMS_44 = [
         "Stage 2",
         "Initial calcification of crown represents stage 2.",
     ),
+    # a class noun at the end waits for the name the answer gives; "it" after a preposition at the end is the blank
+    (
+        "Two brothers have bleeding into joints. It is due to deficiency of factor:",
+        "VIII",
+        "Two brothers have bleeding into joints. It is due to deficiency of factor VIII.",
+    ),
+    (
+        "Embalming without issuing death certificate is punishable under section:",
+        "IPC 201",
+        "Embalming without issuing death certificate is punishable under section IPC 201.",
+    ),
+    ("A 30 year old man has fever. He is a farmer. Identify organism:", "Leptospira", None),  # an order, no verb
+    ("In humans, each set of chromosomes contains 22 of these and 1 sex chromosome?", "autosomes", None),  # "these"
+    (
+        "The usefulness of a screening test depends upon it",
+        "Sensitivity",
+        "The usefulness of a screening test depends upon sensitivity.",
+    ),
+    (  # context sentences whose verbs the tagger missed, then a telegraphic stem
+        "A patient notices a well demarcated area of depapillation on his tongue which has been there for as long as "
+        "he can remember. The most probable diagnosis:",
+        "Median rhomboid glossitis",
+        "A patient notices a well demarcated area of depapillation on his tongue which has been there for as long as "
+        "he can remember. The most probable diagnosis is median rhomboid glossitis.",
+    ),
     (  # an acronym in capitals is singular
         "Which of the following Glomerulonephritis has Nephrotic syndrome except -",
         "FSGS",

@@ -526,7 +526,9 @@ class RuleQA2D:
         # (was "Which of which of the following"); "which among", a gloss or "(s)" on the asked noun; a statement
         # that does not name its topic opens with it ("In unstable angina, pain lasts for 10 minutes"); a predicate
         # after adverbs or before a clause of its own takes the topic; a source or a figure's thing is no topic, and
-        # a predicate with no topic is a reject; a capitalised "Which" after a verb stays in place
+        # a predicate with no topic is a reject; a capitalised "Which" after a verb stays in place; a class noun at the
+        # end takes the answer as its name ("deficiency of factor VIII"); "it" after a final preposition is the blank;
+        # context sentences whose verbs the tagger missed do not stop a telegraphic last sentence
         self.model_id = f"rules-v44+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -1205,13 +1207,7 @@ def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
         # relative clause ("Has choline base which has labile methyl group")
         # (nor one in a clause of its own: "Can be applied when foetal head is above ...")
         inner = next((t.i for t in adoc if t.lower_ in _INNER_CLAUSE_WORDS and t.i > 0), len(adoc))
-        finite_after = [
-            t
-            for t in adoc[1:inner]
-            if t.tag_ in FINITE_TAGS
-            and not _coordinated_predicate(adoc, t.i)
-            and (t.lower_ in AUX_WORDS or _is_verb_form(t.lower_, (t.tag_,)))  # not "downwards" tagged VBZ
-        ]
+        finite_after = [t for t in adoc[1:inner] if _real_finite(t) and not _coordinated_predicate(adoc, t.i)]
         if first.lower_ in ("it", "they") and len(adoc) > 1 and adoc[1].pos_ in ("VERB", "AUX"):
             rest = answer[len(first.text) :]
             rest = re.sub(r"^'s\b", " is", re.sub(r"^'re\b", " are", rest))  # "It's an amide" -> "X is an amide"
@@ -1265,7 +1261,7 @@ def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
         and not re.match(r"(?:the\s+)?uses?\s+of\b", topic, re.I)
         and any(t.dep_.startswith(("nsubj", "csubj")) or t.dep_ == "expl" for t in adoc)  # a clause with a subject
         # and a verb (not "Pulsus bisferiens", "Converge downwards & medially" parsed with "-s" words as verbs)
-        and any(t.tag_ in FINITE_TAGS and (t.lower_ in AUX_WORDS or _is_verb_form(t.lower_, (t.tag_,))) for t in adoc)
+        and any(_real_finite(t) for t in adoc)
     ):
         # a statement that does not say what it is about: "Unstable angina, true is" + "Pain lasts for 10 minutes"
         # -> "In unstable angina, pain lasts for 10 minutes" (not "Pain lasts for 10 minutes")
@@ -1273,6 +1269,12 @@ def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
         said = answer if _acronym(word) or len(word.strip(",")) == 1 else answer[0].lower() + answer[1:]
         return f"In {topic}, {said}"
     return answer
+
+
+def _real_finite(t: Any) -> bool:
+    """A token tagged as a finite verb that is one: an auxiliary or a verb form of that tense (not "downwards" or
+    "bisferiens" tagged VBZ)."""
+    return t.tag_ in FINITE_TAGS and (t.lower_ in AUX_WORDS or _is_verb_form(t.lower_, (t.tag_,)))
 
 
 _INNER_CLAUSE_WORDS = frozenset({"which", "that", "who", "whose", "when", "if", "because", "as", "since", "while"})
@@ -1286,10 +1288,15 @@ def _mentions_topic(answer: str, topic: str) -> bool:
     return not words or bool(words & said)
 
 
+def _topic_head(topic: str) -> str:
+    """The head noun of a truth stem's topic, lower-cased: the last word before any preposition ("use of articaine"
+    -> "use", "iron supplementation in anemia" -> "supplementation")."""
+    return re.split(r"\s+(?:of|in|for|with|to|on|at|by|during|after)\s+", topic, maxsplit=1)[0].split()[-1].lower()
+
+
 def _topic_plural(topic: str) -> bool:
     """Whether a truth stem's topic is plural, by its head noun: "use of articaine" is singular, "oxygenases" plural."""
-    head = re.split(r"\s+(?:of|in|for|with|to|on|at|by|during|after)\s+", topic, maxsplit=1)[0].split()[-1]
-    low = head.lower()
+    low = _topic_head(topic)
     return bool(_plural_form(low)) or (
         low.endswith("s") and not low.endswith(("ss", "us", "is")) and low not in _SINGULAR_IN_S
     )
@@ -1299,7 +1306,7 @@ def _topic_acts(topic: str) -> bool:
     """Whether a truth stem's topic can be the subject of an answer's verb: a thing ("oxygenases", "Zika virus"), not
     an action or a relation done to one ("iron supplementation in ...", "treatment of malaria", "mechanism of action"),
     whose answer in the base form is an instruction ("Administer a small diluted dose first")."""
-    head = re.split(r"\s+(?:of|in|for|with|to|on|at|by|during|after)\s+", topic, maxsplit=1)[0].split()[-1].lower()
+    head = _topic_head(topic)
     return head not in _RELATIONAL_HEADS and head != "mechanism" and not head.endswith(_ACTION_SUFFIXES)
 
 
@@ -3724,10 +3731,28 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         # "... is its" + "Brittleness"; "takes place in approximately" + "30 days"; "should not be above" + "70 N"
         or last.tag_ == "PRP$"
         or (finite and last.lower_ in _BEFORE_A_QUANTITY)
+        # a class noun waiting for its name: "It is due to deficiency of factor" + "VIII", "... is due to bacterial
+        # enzyme" + "Hyaluronidase", "... is punishable under section" + "IPC 201"
+        # (with the asking sentence's own verb: "He is a farmer. Identify organism:" has none)
+        or (
+            any(t.tag_ in FINITE_TAGS for t in last.sent)
+            and last.lower_ in _NAMED_CLASSES
+            and len(toks) > 1
+            and toks[-2].pos_ in ("ADP", "ADJ", "NOUN", "DET")
+            and len(adoc) <= 3
+            and adoc[0].tag_ not in ("DT", "PRP$")
+            and (answer[:1].isupper() or answer[:1].isdigit())  # a name, not "22 of these and 1 sex chromosome" +
+            and not any(t.lower_ in ("this", "these") for t in last.sent)  # "autosomes", whose blank is "these"
+            and not answer_clause
+        )
     ):  # "Pulp proper resembles", "Stimulated saliva ... has more", "X is most likely", "most typical of mandibular"
         if last.lower_ == "for" and answer.lower().startswith("to "):
             return f"{doc[: last.i].text} {answer}"  # "X is used for:" + "To determine normality" drops "for"
         return f"{doc.text} {answer}"
+    if finite and last.lower_ == "it" and len(toks) > 1 and toks[-2].pos_ == "ADP" and not answer_clause:
+        # "it" after a preposition at the end is the blank: "The usefulness of a screening test depends upon it" +
+        # "Sensitivity" -> "... depends upon sensitivity"
+        return f"{doc[: last.i].text} {lowered}"
     adverbial = (len(adoc) > 1 and adoc[0].pos_ == "ADP") or (len(adoc) == 1 and adoc[0].lower_.endswith("ly"))
     no_wh = not any(_is_wh_word(t) for t in doc)
     if finite and (last.pos_ in ("ADJ", "ADV") or last.tag_ == "VBN") and adverbial and not answer_clause and no_wh:
@@ -3736,10 +3761,13 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         return f"{doc.text.strip(' -:;,')} {lowered}"
     if finite and last.pos_ in ("NOUN", "PROPN") and len(adoc) > 1 and adoc[0].lower_ == "to" and adoc[1].tag_ == "VB":
         return f"{doc.text.strip(' -:;,')} {lowered}"  # "HIV sentinel surveillance provides data" + "To monitor ..."
-    if not finite:
-        return _np_stem(doc, answer)
     sents = list(doc.sents)
-    if len(sents) > 1 and doc[sents[-1].start - 1].text in (".", "!", "?"):
+    multi = len(sents) > 1 and doc[sents[-1].start - 1].text in (".", "!", "?")
+    if not finite and not multi:
+        return _np_stem(doc, answer)
+    # (a vignette whose verbs the tagger missed, "A patient notices ... which has been there ...", then a telegraphic
+    # stem, "The most probable diagnosis:", is tried as one too, before the whole is read as one noun phrase)
+    if multi:
         # context sentences, then a telegraphic stem: "A sick neonate is having ... as well. Likely type of seizures"
         stem = sents[-1]
         if (
@@ -3751,7 +3779,18 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         ):
             context = doc[: stem.start].text
             return f"{context} {_sentence_start(context, _np_stem(stem.as_doc(), answer))}"
+    if not finite:
+        return _np_stem(doc, answer)
     raise ConversionError("no_question_form")
+
+
+# class nouns that end a stem waiting for the name the answer gives: "deficiency of factor" + "VIII"
+_NAMED_CLASSES = frozenset(
+    """
+    factor enzyme nerve muscle artery vein section stage grade class type group gene chromosome vitamin lobe segment
+    layer zone phase serotype genotype antibody hormone receptor toxin organism drug virus bacterium
+    """.split()  # noqa: SIM905
+)
 
 
 # words after which a stem waits for a number or amount: "takes place in approximately" + "30 days", "torque should
