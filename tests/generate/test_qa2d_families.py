@@ -2200,6 +2200,36 @@ MEDMCQA_STEMS_44 = [
         "A patient notices a well demarcated area of depapillation on his tongue which has been there for as long as "
         "he can remember. The most probable diagnosis is median rhomboid glossitis.",
     ),
+    # from the review of the session's diff: no claim that states the wrong relation
+    ("True about tuberculosis:", "Acid fast bacillus", None),  # not "Tuberculosis is an acid fast bacillus"
+    ("True about syphilis:", "Treponemal test", None),
+    ("True about malaria:", "Chloroquine", None),  # a thing, not a finding
+    ("Not true about prions:", "Infectious protein", None),
+    ("True about lithium:", "Avoid in pregnancy", None),  # an instruction, not what lithium does
+    ("True about digoxin:", "Administer slowly intravenously", None),
+    (  # the kind the topic names, not a class of it
+        "True about complications of measles is:",
+        "Bacterial infection",
+        "Bacterial infection is a complication of measles.",
+    ),
+    ("True about features of Hodgkin lymphoma:", "Fever is common", "Fever is common."),  # no "In features of"
+    (  # "oxygenase" names "oxygenases"
+        "True about oxygenases:",
+        "Oxygenase incorporates oxygen into substrate",
+        "Oxygenase incorporates oxygen into substrate.",
+    ),
+    (  # "given" inside a topic is no figure
+        "True about vitamin K given to newborn:",
+        "Prevents hemorrhagic disease",
+        "Vitamin K given to newborn prevents hemorrhagic disease.",
+    ),
+    ("Which of the following is true about the lesion shown?", "Has a good prognosis", None),  # a figure's lesion
+    ("Which of the following are used in angina?", "BETA BLOCKERS", "BETA BLOCKERS are used in angina."),
+    (
+        "Which of the following statements is true or false regarding the CPR technique?",
+        "a is false and b, c, d are true",
+        None,
+    ),
     (  # an acronym in capitals is singular
         "Which of the following Glomerulonephritis has Nephrotic syndrome except -",
         "FSGS",

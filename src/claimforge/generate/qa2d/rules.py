@@ -88,7 +88,9 @@ _EITHER_COPULA = re.compile(r"\b(?:is\s*/\s*are|are\s*/\s*is)\b", re.I)
 _ASKS_FOLLOWING = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?of\s+(?:the\s+following|these)\b", re.I)
 # a gloss or a plural mark on the asked noun, before its verb: "Which of the following PPE (Personal Protective
 # Equipment) is removed first", "Which of the following bone(s) are used"
-_ASKED_NOUN_GLOSS = re.compile(r"(\b(?:which|what)\s+of\s+the\s+following\s+[\w-]+)(?:\(s\)|\s*\([^()]*\))", re.I)
+_ASKED_NOUN_GLOSS = re.compile(
+    r"(\b(?:[Ww]hich|[Ww]hat)\s+of\s+the\s+following\s+[\w-]+)(?:\(s\)|\s*\((?:[A-Z][\w-]*\s*){2,}\))"
+)
 _TRAILING_ALL = re.compile(r"\s+(all( of (the following|these|them))?|the following)\s*$", re.I)
 _NEG_AUX = re.compile(
     r"^((?:[^?]*?,\s*)?(?:which|what)\b(?:(?!\b(?:that|which|who|whom|whose|if|when|where|because|while|although|unless)\b)[^?])*?"
@@ -333,6 +335,15 @@ def prepare_question(question: str) -> Prepared:
     return Prepared(q, inverted, dropped_not)
 
 
+# nouns a stem asks for that are also verbs: "Which of the following sign in Horner syndrome" asks, not says
+_ASKED_NOUNS = frozenset(
+    """
+    sign test drug feature finding symptom structure nerve muscle bone type cause condition investigation treatment
+    method change effect factor process stage step
+    """.split()  # noqa: SIM905
+)
+
+
 def _verb_before(text: str) -> bool:
     """Whether ``text`` ends in a finite verb form that is no noun ("represents", "shows"; not "levels")."""
     words = text.split()
@@ -376,7 +387,7 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
         if not low.endswith("s"):
             # a base form after a plural ("All of the following decrease in", "influence the efficiency of"): a verb
             # when it can be one and a preposition other than "of" or a determiner follows ("the following test of")
-            if "VERB" in lemmas and nxt.lower_ != "of" and nxt.pos_ in ("ADP", "DET"):
+            if "VERB" in lemmas and nxt.lower_ != "of" and nxt.pos_ in ("ADP", "DET") and low not in _ASKED_NOUNS:
                 present = (getInflection(low, "VBZ") or (low,))[0]  # said of a singular answer
                 words[t.i] = f"can {low}{t.whitespace_}"
                 return "".join(words), (f"can {low}", present)
@@ -1181,7 +1192,8 @@ def _truth_topic(q: str) -> str | None:
         r"(?:the\s+following|these|them|this|it|general|the\s+same|according\s+to|as\s+per)\b", topic, re.I
     ):
         return None  # a pronoun, or a source ("According to 2010 ACLS guidelines, all of the following are true")
-    if re.search(r"\b(?:given|shown|above|below|depicted|mentioned)\b", topic, re.I):
+    figure = r"^the\s+(?:given|above|below)\b|\b(?:given|shown|above|below|depicted|mentioned)\s*$|above-mentioned"
+    if re.search(figure, topic, re.I):
         return None  # a figure or another question's text: "instrument given", "the above-mentioned situation"
     return topic
 
@@ -1228,6 +1240,8 @@ def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
         if (
             len(adoc) > 1
             and base_verb_only(first.lower_)  # not "Increase in phosphate concentration"
+            and first.lower_ not in _INSTRUCTIONS  # "Avoid in pregnancy" is said to the clinician
+            and adoc[1].pos_ != "ADV"  # "Administer slowly intravenously"
             and not finite_after
             and _topic_acts(topic)
         ):
@@ -1251,14 +1265,18 @@ def _statement_answer(answer: str, adoc: Any, topic: str | None = None) -> str:
         if feature is None:
             raise ConversionError("statement_answer_without_verb")
         return feature
-    if not topic and len(adoc) and (adoc[0].tag_ == "MD" or adoc[0].lower_ in ("is", "are", "was", "were")):
+    if not topic and len(adoc) and (adoc[0].tag_ in ("MD", "VBZ", "VBP") or adoc[0].lower_ in BE_FORMS):
         # "All of the following are true about the given instrument except" + "Can be done in prone position": a
         # predicate whose subject is in a figure
         raise ConversionError("statement_answer_without_subject", "a predicate with no topic to be its subject")
+    if topic and _OPTION_LETTERS.match(answer):
+        raise ConversionError("answer_refers_to_options", "a statement about the options by their letters")
     if (
         topic
         and not _mentions_topic(answer, topic)
         and not re.match(r"(?:the\s+)?uses?\s+of\b", topic, re.I)
+        and not _topic_kind(topic)
+        and _topic_head(topic) not in _RELATIONAL_HEADS
         and any(t.dep_.startswith(("nsubj", "csubj")) or t.dep_ == "expl" for t in adoc)  # a clause with a subject
         # and a verb (not "Pulsus bisferiens", "Converge downwards & medially" parsed with "-s" words as verbs)
         and any(_real_finite(t) for t in adoc)
@@ -1282,10 +1300,16 @@ _INNER_CLAUSE_WORDS = frozenset({"which", "that", "who", "whose", "when", "if", 
 
 def _mentions_topic(answer: str, topic: str) -> bool:
     """Whether a statement answer names its truth stem's topic (a content word of four letters or more, or an
-    acronym, in any case; "Prostate cancer most commonly ..." names "prostate cancer")."""
-    words = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}|[A-Z]{2,}", topic)} - STOPWORDS
-    said = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{3,}|[A-Z]{2,}", answer)}
+    acronym, in any case, singular or plural: "Prostate cancer most commonly ..." names "prostate cancer",
+    "Oxygenase incorporates ..." names "oxygenases"; "laryngeal" does not name "larynx")."""
+    pattern = r"[A-Za-z][\w-]{3,}|[A-Z]{2,}"
+    words = {w.lower().rstrip("s") for w in re.findall(pattern, topic) if w.lower() not in STOPWORDS}
+    said = {w.lower().rstrip("s") for w in re.findall(pattern, answer)}
     return not words or bool(words & said)
+
+
+# a statement about the options by their letters: "a is false and b, c, d are true", "a and c"
+_OPTION_LETTERS = re.compile(r"^\(?[a-e]\)?(?:\s*(?:,|&|and)\s*\(?[a-e]\)?)*(?:\s+(?:is|are)\b|\s*$)", re.I)
 
 
 def _topic_head(topic: str) -> str:
@@ -1310,7 +1334,14 @@ def _topic_acts(topic: str) -> bool:
     return head not in _RELATIONAL_HEADS and head != "mechanism" and not head.endswith(_ACTION_SUFFIXES)
 
 
-_ACTION_SUFFIXES = ("tion", "sion", "ment", "ance", "ence", "sis", "ing")
+_ACTION_SUFFIXES = ("tion", "sion", "ment", "ance", "ence", "ing")
+# base-form answers that instruct the reader ("Avoid in pregnancy", "Administer slowly"), not what the topic does
+_INSTRUCTIONS = frozenset(
+    """
+    avoid give administer use monitor stop start prefer withhold apply treat perform add check measure prescribe
+    advise continue discontinue repeat refer reassure observe
+    """.split()  # noqa: SIM905
+)
 
 
 # plural heads of a truth stem's topic that name a kind of fact about a thing: "True about complications of measles"
@@ -1326,12 +1357,58 @@ _KIND_HEADS = frozenset(
 # heads of a noun-phrase answer that name a class its topic belongs to (a feature of it otherwise)
 _TOPIC_CLASSES = frozenset(
     """
-    disease disorder condition syndrome infection neoplasm tumor tumour cancer carcinoma lesion malformation anomaly
-    organism bacterium bacillus coccus rod aerobe anaerobe virus fungus parasite drug agent antibiotic vaccine enzyme
-    hormone protein
-    vitamin cell tissue method technique procedure test operation approach type form kind variety example
+    disease disorder condition syndrome infection neoplasm tumor tumour cancer carcinoma lesion malformation anomaly rod
     """.split()  # noqa: SIM905
 )
+# heads of an answer that names a thing of another kind than the topic (an organism, a drug, a cell, a test): neither
+# a feature of it nor, without knowing the topic's kind, a class of it ("True about tuberculosis" + "Acid fast
+# bacillus", "True about malaria" + "Chloroquine" give no claim)
+_OTHER_THINGS = frozenset(
+    """
+    organism bacterium bacteria bacillus bacilli coccus cocci aerobe aerobes anaerobe virus retrovirus fungus parasite
+    drug agent antibiotic vaccine enzyme hormone protein vitamin cell tissue method technique procedure test operation
+    approach type form kind variety example antibody inhibitor inducer muscle nerve bone artery vein
+    """.split()  # noqa: SIM905
+)
+
+
+def _topic_kind(topic: str) -> bool:
+    """Whether a truth stem's topic names a kind of fact about a thing ("complications of measles")."""
+    before, of, _ = topic.partition(" of ")
+    return bool(of) and bool(before.split()) and before.split()[-1].lower() in _KIND_HEADS
+
+
+# the heads and openers of a noun phrase that states a finding or property ("Increased prolactin", "Organelle
+# swelling", "Person to person transmission", "Low serum copper")
+_FINDING_SUFFIXES = (
+    "tion",
+    "sion",
+    "sis",
+    "ing",
+    "ity",
+    "ance",
+    "ence",
+    "ment",
+    "ia",
+    "itis",
+    "oma",
+    "age",
+    "ure",
+    "ness",
+)
+_FINDING_OPENERS = frozenset(
+    """
+    increased decreased raised elevated reduced low high absent absence presence loss increase decrease normal
+    abnormal positive negative persistent
+    """.split()  # noqa: SIM905
+)
+
+
+def _finding(adoc: Any) -> bool:
+    """Whether a noun-phrase answer states a finding or a property (a change word first, or a head noun of a state or
+    process), not a thing such as a drug or an organism ("Chloroquine", "Retrovirus")."""
+    head = adoc[:].root.lower_
+    return adoc[0].lower_ in _FINDING_OPENERS or head.endswith(_FINDING_SUFFIXES) or len(adoc) >= 4
 
 
 def _clause_verb(t: Any) -> bool:
@@ -1374,7 +1451,9 @@ def _feature_claim(answer: str, adoc: Any, topic: str) -> str | None:
     plural = _np_plural(adoc[:])
     head = adoc[:].root
     superlative = first.tag_ in ("JJS", "RBS") or first.lower_ in ("most", "least")
-    if head.lemma_.lower() in _TOPIC_CLASSES or superlative:
+    if not superlative and (head.lemma_.lower() in _OTHER_THINGS or head.lower_ in _OTHER_THINGS):
+        return None
+    if (head.lemma_.lower() in _TOPIC_CLASSES or superlative) and not _topic_plural(topic) and not _topic_kind(topic):
         # a class the topic belongs to, not a feature of it: "Not true about vibrio cholera" + "Gram positive rod"
         # -> "Vibrio cholera is a gram positive rod"; "... Duncan placental separation" + "Most common method of
         # placental separation" -> "... is the most common method ..."
@@ -1391,8 +1470,10 @@ def _feature_claim(answer: str, adoc: Any, topic: str) -> str | None:
         kind = f"{kinds.rsplit(' ', 1)[0]} " if " " in kinds else ""
         kind += getLemma(words[-1].lower(), upos="NOUN")[0]  # "side effect"
         return f"{answer} is {indefinite_article(kind)} {kind} of {thing}"
-    if words and words[-1].lower() in _RELATIONAL_HEADS:
-        return None  # "treatment of malaria", "use of articaine"
+    if (words and words[-1].lower() in _RELATIONAL_HEADS) or not _topic_acts(topic):
+        return None  # "treatment of malaria", "use of articaine", "iron supplementation in pregnancy"
+    if not _finding(adoc):
+        return None  # "Chloroquine", "Retrovirus": a thing, not a finding
     return f"{answer} {'are features' if plural else 'is a feature'} of {topic}"
 
 
@@ -1905,7 +1986,7 @@ def _answer_plural(adoc: Any) -> bool | None:
         if (t.lower_ == "of" or (t.pos_ == "ADP" and t.dep_ == "case")) and before:
             head = before[-1]
             break
-    if _singular_in_s(head.lower_) or (head.text.isupper() and len(head.text) > 1):
+    if _singular_in_s(head.lower_) or (head.text.isupper() and 1 < len(head.text) <= 5):
         return False  # "Mathematics is called the language of science", "FSGS has nephrotic syndrome"
     if "Number=Plur" in str(head.morph) or head.tag_ in ("NNS", "NNPS") or _plural_form(head.lower_):
         return True
