@@ -588,7 +588,8 @@ CLAUSE_INSIDE_THE_SUBJECT = [
     (
         "How is carbon dioxide and water vapor that is produced by cellular respiration released?",
         "exhalation",
-        "Carbon dioxide and water vapor that is produced by cellular respiration is released by exhalation.",
+        # the question's own "is" made plural for the two nouns since rules-v45
+        "Carbon dioxide and water vapor that is produced by cellular respiration are released by exhalation.",
     ),
     (
         "What is a disorder of glucose metabolism in which insulin production by the pancreas is impaired?",
@@ -2244,6 +2245,66 @@ MEDMCQA_STEMS_44 = [
 ]
 
 
+MEDMCQA_STEMS_45 = [
+    # the stem's own agreement error, repaired in the claim (session 45; before: rejected by the claim check)
+    (
+        "Topical steroids is most effective in:",
+        "Eczematous dermatitis",
+        "Topical steroids are most effective in eczematous dermatitis.",
+    ),
+    (
+        "Efferent tracts from cerebellum arises from:",
+        "Purkinje cells",
+        "Efferent tracts from cerebellum arise from Purkinje cells.",
+    ),
+    (
+        "Bacteria responsible for post-operative endocarditis is:",
+        "Staphylococcus epidermidis.",
+        "Bacteria responsible for post-operative endocarditis are staphylococcus epidermidis.",
+    ),
+    # a plural answer put in the subject's place (SciQ)
+    ("What transmits nerve impulses to other cells?", "neurons", "Neurons transmit nerve impulses to other cells."),
+    ("Heterotrophs is another name for what group?", "consumers", "Heterotrophs are another name for consumers."),
+    # the copula said again at the end of a wh-question (before: "A crater is a common osseous lesion in ... is.")
+    (
+        "Which of the following is a common osseous lesion in periodontitis is",
+        "crater",
+        "A crater is a common osseous lesion in periodontitis.",
+    ),
+    # (not a clause of its own that ends on its copula, nor one sentence the parser split)
+    (
+        "What is a measure of how hot or cold the air is?",
+        "temperature",
+        "Temperature is a measure of how hot or cold the air is.",
+    ),
+    (
+        "What type of particles can a beta particle be?",
+        "electron or positron",
+        "A beta particle can be electron or positron.",
+    ),
+    # a relative "which" in a context sentence is not the question when the last sentence ends on an open copula
+    (
+        "At 28 weeks gestation, amniocentesis reveals a AOD 450 of 0.20 which is at the top of third zone of the "
+        "liley curve. The most appropriate management of such a case is:",
+        "Intrauterine transfusion",
+        "At 28 weeks gestation, amniocentesis reveals an AOD 450 of 0.20 which is at the top of third zone of the "
+        "liley curve. The most appropriate management of such a case is intrauterine transfusion.",
+    ),
+    # "this is:" / "that is:" at the end wait for the answer after the copula (before: the answer replaced "this")
+    (
+        "In a blood sample antiserum A and antiserum B and Rh +ve factor is added. No agglutination is seen. This is:",
+        "O group and Rh-ve",
+        "In a blood sample antiserum A and antiserum B and Rh +ve factor is added. No agglutination is seen. This is "
+        "O group and Rh-ve.",
+    ),
+    (
+        "In comparison to maxillary central incisor, maxillary canine has a height of contour that is:",
+        "More",
+        "In comparison to maxillary central incisor, maxillary canine has a height of contour that is more.",
+    ),
+]
+
+
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
     "doubled": DOUBLED,
@@ -2291,6 +2352,7 @@ FAMILIES = {
     "medmcqa_stems_42": MEDMCQA_STEMS_42,
     "medmcqa_stems_43": MEDMCQA_STEMS_43,
     "medmcqa_stems_44": MEDMCQA_STEMS_44,
+    "medmcqa_stems_45": MEDMCQA_STEMS_45,
 }
 
 

@@ -271,3 +271,82 @@ def test_a_fallback_verb_after_a_plural_subject_is_an_agreement_error(claim_chec
 def test_the_speed_of_cars_increases_is_no_agreement_error(parse) -> None:  # type: ignore[no-untyped-def]
     text = "The speed of cars increases with time."
     assert not [r for r in wf.wellformed_reasons(text, parse(text), lambda w: True) if r.startswith("agreement")]
+
+
+@pytest.mark.parametrize(
+    ("text", "repaired"),
+    [
+        # the exam stem's own error carried into the claim (MedMCQA / SciQ conversions, session 45)
+        ("Topical steroids is most effective in eczematous dermatitis.", "Topical steroids are most effective in"),
+        ("Diabetes insipidus, bone lesions and exophthalmos is seen in Hand-Schuller-Christian disease.", "are seen"),
+        ("Efferent tracts from cerebellum arises from Purkinje cells.", "tracts from cerebellum arise from"),
+        ("Bacteria reproduces by binary fission.", "Bacteria reproduce"),
+        ("The bacteria of oral flora which plays least role in periodontitis is Actinomyces.", "periodontitis are"),
+        ("Sporophytes sprouts up on stalks from the bed of moss gametophytes.", "Sporophytes sprout up"),
+        ("The facial proportions between upper, middle and lower thirds of face Is 30:35:35.", "face Are 30"),
+    ],
+)
+def test_agreement_repaired_makes_the_verb_plural(parse, text: str, repaired: str) -> None:  # type: ignore[no-untyped-def]
+    out = wf.agreement_repaired(text, parse(text), lambda w: True)
+    assert out is not None and repaired in out, out
+    assert not wf.agreement_errors(parse(out)), out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When magma cools slowly, it has large crystals.",  # the subject is in a subordinate clause
+        "The tooth most commonly having bifurcated roots is the mandibular premolar.",  # inside a participle
+        "Humans building communities to make survival easier is an example of humans changing their environment.",
+        "Biomes that occur where a river, a source of fresh water, meets the ocean are called estuaries.",
+        "Roots, stems and leaves are organs commonly found in plants.",  # nouns that may be verbs
+        "Deciduous loses its leaves each fall and remains leafless in the winter.",
+        "5 years and 4 month old child presents with distal step molar relation.",  # a number before it
+        "A dimorphic fungi is pneumocystis jirovecii.",  # "a": meant singular
+        "The means by which one part opposes the action of the retainer is called reciprocation.",
+        "Apical foramen is found at root apex in 17-46% of cases.",
+        "The results are clear.",  # nothing to repair
+    ],
+)
+def test_agreement_repaired_leaves_doubtful_parses_alone(parse, text: str) -> None:  # type: ignore[no-untyped-def]
+    assert wf.agreement_repaired(text, parse(text), lambda w: True) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Apical foramen is found at root apex in 17-46% of cases.", "The means of transport is a ship."],
+)
+def test_singulars_the_tagger_calls_plural_are_no_agreement_error(parse, text: str) -> None:  # type: ignore[no-untyped-def]
+    assert wf.agreement_errors(parse(text)) == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "dangling"),
+    [
+        ("A crater is a common osseous lesion in periodontitis is.", True),  # MedMCQA stems with a doubled copula
+        ("The child rushes to dental clinic with avulsed tooth, the treatment is.", True),
+        ("Density reflects how closely packed the particles of matter are.", False),  # an embedded wh-clause
+        ("The reaction is faster at high temperature than it is.", False),
+    ],
+)
+def test_a_sentence_ending_on_a_copula_dangles(parse, text: str, dangling: bool) -> None:  # type: ignore[no-untyped-def]
+    reasons = wf.fluency_checks(text, parse(text))
+    assert any(r.startswith("dangling_end") for r in reasons) == dangling, reasons
+
+
+def test_singular_nouns_under_one_determiner_may_name_one_thing(parse) -> None:  # type: ignore[no-untyped-def]
+    text = "The major entrance and exit for the respiratory system is the nose."
+    assert wf.agreement_errors(parse(text)) == []
+    assert wf.agreement_repaired(text, parse(text)) is None
+
+
+def test_a_question_word_left_at_the_end_is_a_question_left(parse) -> None:  # type: ignore[no-untyped-def]
+    text = "Solutions in which a solute concentration exceeds its solubility are called what."
+    assert any(r.startswith("question_words") for r in wf.question_left(text, parse(text)))
+
+
+def test_a_quoted_title_gives_no_verb(parse) -> None:  # type: ignore[no-untyped-def]
+    text = 'Term "Clean Tooth Never Decays" given by Perrie Fauchard.'
+    assert "no_finite_verb" in wf.fluency_checks(text, parse(text))
+    text = 'The phrase "survival of the fittest" describes natural selection.'
+    assert "no_finite_verb" not in wf.fluency_checks(text, parse(text))

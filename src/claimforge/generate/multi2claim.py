@@ -241,8 +241,9 @@ class Multi2Claim(Pipeline):
                 # wellformed-v11 (a verb the tagger calls a plural noun: "The maxillary sinus drains into ..."; a
                 # truth stem left in the claim; an answer with no subject); 53: rules-v43 (truth stems name their topic)
                 # 54: rules-v44 (noun-phrase answers to truth stems, "X has the following function" + a predicate,
-                # "Which of the following ... except" asked once)
-                version="54",
+                # "Which of the following ... except" asked once); 55: rules-v45 (a verb made plural for a clearly
+                # plural subject: "Topical steroids are ..."), wellformed-v12 (no unknown-word penalty in the LM score)
+                version="55",
             ),
             Stage(
                 "embed explanations",

@@ -69,13 +69,13 @@ def fluency_checks(text: str, doc: Any, verb_reading: Callable[[str], bool] | No
         if verb is None:
             reasons.append("no_finite_verb")
         elif (subj := _plural_subject_before(verb)) is not None:
-            reasons.append(reason("agreement", repr(f"{subj.text} … {verb.text}")))
+            reasons.append(_agreement_reason(subj, verb))
     toks = [t for t in doc if not t.is_punct]
     # an acronym ("in severe AS": aortic stenosis), not a word of a text in capitals ("ALL ARE SEEN IN")
     acronym = bool(toks) and len(toks[-1].text) > 1 and toks[-1].text.isupper() and any(c.islower() for c in text)
     acronym = acronym and not (len(toks) > 1 and toks[-2].text.isupper() and toks[-2].is_alpha)
     acronym = acronym and toks[-1].lower_ not in ("the", "and", "of", "to", "for", "by", "its", "with", "from")
-    if toks and toks[-1].lower_ in _DANGLING and not acronym:
+    if (toks and toks[-1].lower_ in _DANGLING and not acronym) or _dangling_copula(toks):
         reasons.append(reason("dangling_end", repr(toks[-1].text)))
     for a, b in zip(toks, toks[1:], strict=False):
         if a.lower_ == b.lower_ and a.is_alpha and a.whitespace_ and a.lower_ not in ("that", "had"):
@@ -250,9 +250,15 @@ def _fallback_verb(doc: Any, verb_reading: Callable[[str], bool] | None = None) 
     noun would stand) and either cannot be a noun ("protect"), or the morphologizer calls it a verb, or something
     follows it (an object: "monitors the level"), or (with ``verb_reading``) it reads as a verb where a verb
     without an object stands (:func:`_verb_slot`: "drains into", "contracts rhythmically", "fuse to form",
-    "degenerates."); not the last word of "... of autism spectrum disorder."."""
+    "degenerates."); not the last word of "... of autism spectrum disorder.", nor a word in quotation marks."""
     toks = list(doc)
+    quoted = False
     for i, t in enumerate(toks):
+        if t.text in _QUOTE_MARKS:
+            quoted = not quoted if t.text in ('"', "''", "``") else t.text == "“"
+            continue
+        if quoted:
+            continue  # a quoted title is no verb of the claim ('Term "Clean Tooth Never Decays" given by ...')
         if t.tag_ in VERBAL_TAGS and t.pos_ in ("VERB", "AUX"):
             return t
         if i > 0 and finite_verb_form(t.text):
@@ -269,6 +275,24 @@ def _fallback_verb(doc: Any, verb_reading: Callable[[str], bool] | None = None) 
             if verb_reading is not None and _verb_slot(t) and verb_reading(t.text):
                 return t
     return None
+
+
+def _dangling_copula(toks: list[Any]) -> bool:
+    """A sentence that ends on "is"/"are"/"was"/"were" with no clause before it that can end so: an embedded
+    wh-clause or comparison ("how closely packed the particles are", "than it is"). "A crater is a common osseous
+    lesion in periodontitis is.", "The most appropriate management of such a case is." (an exam stem's blank)."""
+    if len(toks) < 2 or toks[-1].lower_ not in ("is", "are", "was", "were"):
+        return False
+    start = toks[-1].sent.start
+    return not any(t.lower_ in _CLAUSE_BEFORE_COPULA for t in toks[:-1] if t.i >= start)
+
+
+_CLAUSE_BEFORE_COPULA = frozenset(
+    "how what where who whom which whether when why than as so however wherever whatever whoever".split()  # noqa: SIM905
+)
+
+
+_QUOTE_MARKS = frozenset({'"', "''", "``", "“", "”"})
 
 
 def _verb_slot(t: Any) -> bool:
@@ -581,6 +605,7 @@ _QUESTION_LEFT = re.compile(
     r"\b(?:which|what) of (?:the following|these|those)\b|\bof the following\b|\b(?:all|none|both) of the above\b"
     r"|\bhow (?:many|much)\b|_{2,}"
     r"|\b(?:to|of|from|by|with|for|on|at|than) what\b(?=\s*[,.;]|\s*$)"  # "... from high to high to what, in ..."
+    r"|\b(?:called|named|termed|known as|is|are|was|were) what\s*\.?\s*$"  # "... are called what."
     # an exam's truth stem left at the start: "True about placenta accreta is seen in ..." (not "True open bite")
     r"|^(?:not\s+)?(?:true|false|correct|incorrect|wrong)\s+(?:about|regarding)\b",
     re.I,
@@ -610,6 +635,17 @@ def question_left(text: str, doc: Any) -> list[str]:
 def agreement_errors(doc: Any) -> list[str]:
     """A third-person singular verb with a plural subject ("lncRNAs plays", "the results is"): the main verb (or
     its auxiliary / copula) tagged VBZ whose subject's head is a plural noun or coordinated nouns."""
+    found = _singular_verb_of_plural_subject(doc)
+    return [_agreement_reason(*found)] if found else []
+
+
+def _agreement_reason(subj: Any, verb: Any) -> str:
+    return reason("agreement", repr(f"{subj.text} … {verb.text}"))
+
+
+def _singular_verb_of_plural_subject(doc: Any) -> tuple[Any, Any] | None:
+    """(subject, verb) of the first root clause whose VBZ verb (or auxiliary / copula) has a plural subject or
+    nouns joined by "and" as its subject; None if there is none."""
     for t in doc:
         if t.dep_ != "ROOT":
             continue
@@ -628,7 +664,7 @@ def agreement_errors(doc: Any) -> list[str]:
         coordinated = any(
             c.dep_ == "conj" and c.tag_.startswith("NN") and c.i < t.i and "and" in between and "of" not in between
             for c in subj.children
-        )
+        ) and not _shared_determiner(subj)
         plural = (
             subj.tag_ in ("NNS", "NNPS")
             and _plural_noun(subj.lower_)  # not "Pulp proper resembles" ("pulp" tagged NNS)
@@ -640,8 +676,91 @@ def agreement_errors(doc: Any) -> list[str]:
             subj.i > 0 and doc[subj.i - 1].tag_ == "VBG"  # "Crossing charges is", "Birds flying ... is"
         )
         if (plural or coordinated) and not clausal:
-            return [reason("agreement", repr(f"{subj.text} … {finite[0].text}"))]
-    return []
+            return subj, finite[0]
+    return None
+
+
+def _shared_determiner(subj: Any) -> bool:
+    """Two singular nouns joined by "and" under one determiner, which may name one thing: "The major entrance and exit
+    for the respiratory system is the nose" (not "The lung and the heart", "The sun, moon, and stars")."""
+    det = any(c.dep_ == "det" and c.lower_ in ("the", "a", "an", "this", "that", "its", "their") for c in subj.children)
+    conjuncts = [c for c in subj.children if c.dep_ == "conj"]
+    own_det = any(any(d.dep_ in ("det", "nmod:poss") for d in c.children) for c in conjuncts)
+    pair = len(conjuncts) == 1 and not any(t.text == "," for t in subj.doc[subj.i : conjuncts[0].i])
+    return det and pair and not own_det and all(c.tag_ in ("NN", "NNP") for c in (subj, *conjuncts))
+
+
+def agreement_repaired(text: str, doc: Any, verb_reading: Callable[[str], bool] | None = None) -> str | None:
+    """``text`` with the verb of an agreement error (:func:`agreement_errors`, or a verb form after a plural noun,
+    :func:`fluency_checks`) put in the plural — "is" → "are", "has" → "have", "causes" → "cause" — when the
+    subject is clearly plural: nouns joined by "and", or a plural noun that lemminflect knows as one or that ends
+    in "-s", with no number, "a", "each" or "every" before it ("5 years old child presents", "A dimorphic fungi
+    is"), and no modal or past form to change. For claims made from exam stems that carry the source's error
+    ("Topical steroids is most effective in ...", "Diabetes insipidus, bone lesions and exophthalmos is seen in
+    ..."). None when there is nothing (safe) to repair."""
+    found = _singular_verb_of_plural_subject(doc)
+    if found is None and not root_is_finite(doc):
+        verb = _fallback_verb(doc, verb_reading)
+        subj = _plural_subject_before(verb) if verb is not None else None
+        found = (subj, verb) if subj is not None else None
+    if found is None:
+        return None
+    subj, verb = found
+    if not _clear_subject(subj, verb):
+        return None
+    plural = SING_PLUR.get(verb.lower_) or _base_form(verb.lower_)
+    if plural is None:
+        return None
+    if verb.text[:1].isupper():
+        plural = plural.upper() if verb.text.isupper() and len(verb.text) > 1 else plural.capitalize()
+    return text[: verb.idx] + plural + text[verb.idx + len(verb.text) :]
+
+
+def _clear_subject(subj: Any, verb: Any) -> bool:
+    """Whether the parse that makes ``subj`` the subject of ``verb`` can be trusted enough to change the verb: a
+    VBZ verb (or the fallback's "-s" form) with one subject, nothing before the subject that makes it singular
+    ("5 years old child", "A dimorphic fungi") or puts it in a subordinate or participial phrase ("When magma
+    cools slowly, it has", "The tooth most commonly having bifurcated roots is"), not a pair of words that may
+    each be a noun or a verb ("Roots, stems and leaves are"), and between the two no gerund
+    right after the subject ("Humans building communities ... is"), no subordinator ("where a river ... meets"),
+    and no finite verb other than one of a relative clause ("bacteria which plays ... is")."""
+    doc = subj.doc
+    if verb.tag_ not in ("VBZ", "NNS") or verb.i <= subj.i:
+        return False
+    if verb.lower_ not in SING_PLUR and _noun_reading(verb.text) and finite_verb_form(subj.lower_):
+        return False  # two words that are nouns and verbs both ("Roots, stems and leaves are", "loses its leaves")
+    if sum(c.dep_ in ("nsubj", "nsubj:pass", "csubj") for c in verb.head.children if verb.dep_ != "ROOT") > 1:
+        return False
+    if verb.dep_ == "ROOT" and sum(c.dep_ in ("nsubj", "nsubj:pass", "csubj") for c in verb.children) > 1:
+        return False
+    start = verb.sent.start
+    for t in doc[start : subj.i]:
+        if t.like_num or t.lower_ in ("a", "an", "each", "every", "one", "this", "that") or t.tag_ in ("VBG", "VBN"):
+            return False
+        if t.pos_ == "SCONJ" or t.tag_ == "WRB":
+            return False
+    if subj.i + 1 < verb.i and doc[subj.i + 1].tag_ == "VBG":
+        return False
+    for t in doc[subj.i + 1 : verb.i]:
+        if t.pos_ == "SCONJ" or t.tag_ == "WRB" or t.lower_ in ("if", "when", "where", "while", "whereas"):
+            return False
+        relative = any(x.lower_ in ("that", "which", "who") for x in doc[max(subj.i, t.i - 2) : t.i])
+        if t.tag_ in ("VBZ", "VBP", "VBD", "MD") and not relative:
+            return False
+    return True
+
+
+SING_PLUR = {"is": "are", "was": "were", "has": "have", "does": "do"}  # a singular verb form and its plural
+
+
+def _base_form(verb: str) -> str | None:
+    """The present plural of a third-person singular verb form ("causes" -> "cause"), or None."""
+    from lemminflect import getLemma
+
+    if not finite_verb_form(verb, third_person_only=True):
+        return None
+    lemmas = getLemma(verb, upos="VERB")
+    return lemmas[0] if lemmas and lemmas[0] != verb else None
 
 
 def _has_plural_referent(their: Any) -> bool:
@@ -665,14 +784,20 @@ def _has_plural_referent(their: Any) -> bool:
 
 def _plural_noun(word: str) -> bool:
     """A plural noun form by lemminflect ("results", "bacteria", "teeth"), or a word it does not know as a noun
-    (the tag decides); not a singular the tagger called plural ("pulp")."""
+    that ends in "-s" ("microaneurysms"; not "foramen"); not a singular the tagger called plural ("pulp"), nor a
+    noun whose "-s" form is also its singular ("means", "series")."""
     from lemminflect import getAllLemmas
 
+    if word in _SAME_IN_BOTH_NUMBERS:
+        return False
     lemmas = getAllLemmas(word, upos="NOUN").get("NOUN", ())
-    return not lemmas or word in _COLLECTIVE_PLURALS or any(lemma != word for lemma in lemmas)
+    return (not lemmas and word.endswith("s")) or word in _COLLECTIVE_PLURALS or any(lemma != word for lemma in lemmas)
 
 
 _COLLECTIVE_PLURALS = frozenset({"people", "cattle", "police", "livestock", "poultry", "vermin", "folk"})
+_SAME_IN_BOTH_NUMBERS = frozenset(
+    {"means", "series", "species", "news", "headquarters", "crossroads", "whereabouts", "barracks", "innings"}
+)
 
 
 def wellformed_reasons(text: str, doc: Any, verb_reading: Callable[[str], bool] | None = None) -> list[str]:

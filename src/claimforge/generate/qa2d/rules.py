@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from claimforge.backends.lm import verb_reader
 from claimforge.nlp.normalize import (
     AUXILIARIES,
     STOPWORDS,
@@ -25,7 +26,7 @@ from claimforge.nlp.normalize import (
     noun_reading,
 )
 from claimforge.nlp.sentences import split_sentences
-from claimforge.nlp.wellformed import PREPOSITIONS
+from claimforge.nlp.wellformed import PREPOSITIONS, SING_PLUR, agreement_repaired
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest, QA2DResult
 
@@ -35,7 +36,6 @@ WH_NOMINAL = frozenset({"what", "which", "who", "whom", "whose"})
 WH_ADVERB = frozenset({"where", "when", "why", "how"})
 IMPERATIVES = frozenset(["name", "identify", "give", "state", "list", "mention", "define", "specify"])
 NAMING_VERBS = frozenset({"call", "name", "term", "consider", "label", "describe", "classify"})
-SING_PLUR = {"is": "are", "was": "were", "has": "have", "does": "do"}
 PLUR_SING = {v: k for k, v in SING_PLUR.items()}
 FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 NP_TAGS = frozenset({"DT", "PRP", "PRP$", "NN", "NNS", "NNP", "NNPS", "CD", "JJ", "JJR", "JJS", "EX", "WP$"})
@@ -227,6 +227,16 @@ _CONTRACTED = {"ca": "cannot", "wo": "will not", "sha": "shall not"}
 _CONTRACTED_MODAL = re.compile(r"(\b(?:why|what|how|when|where|who)\s+)(ca|wo|sha)n't\b", re.I)
 
 
+# a wh-question whose copula the source says again at the end (MedMCQA): "Which of the following is a common
+# osseous lesion in periodontitis is", "Which of the following is rapid source of energy ... is?"
+# (not after a clause of its own that ends so: "What is a measure of how hot or cold the air is?")
+_COPULA_SAID_TWICE = re.compile(
+    r"^((?:which|what)\b[^.?:;]*?\s(?:is|are)\s(?![^.?:;]*\b(?:how|what|where|whether|who|when|why|than|as)\b)"
+    r"[^.?:;]+?)\s+(?:is|are)\s*[?:;.-]*\s*$",
+    re.I,
+)
+
+
 def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
     q = _EXAM_TAG.sub("", " ".join(question.split()))
@@ -249,6 +259,8 @@ def prepare_question(question: str) -> Prepared:
     q = re.sub(r"\b(which|what)\s+(?:among|amongst)\s+(?=the\s+following\b)", r"\1 of ", q, flags=re.I)
     q = _ASKED_NOUN_GLOSS.sub(r"\1", q)
     q = re.sub(r"\b(u)pto\b", r"\1p to", q, flags=re.I)  # "penetration is upto"
+    q = _COPULA_SAID_TWICE.sub(r"\1", q)  # "Which of the following is a common osseous lesion in X is" -> "... in X"
+    q = re.sub(r"\b(is|are)\s*;\s*$", r"\1:", q)  # "Most probable diagnosis is;" as "... is:"
     # a note after the stem's last preposition: "C shaped root canals are preferably found in (Maximum incidence)"
     q = _NOTE_AFTER_PREPOSITION.sub(r"\1", q)
     q = _FOLLOWING_NOUN.sub("Which ", q)  # "Following renal disorder is associated with ..." -> "Which renal ..."
@@ -539,8 +551,12 @@ class RuleQA2D:
         # after adverbs or before a clause of its own takes the topic; a source or a figure's thing is no topic, and
         # a predicate with no topic is a reject; a capitalised "Which" after a verb stays in place; a class noun at the
         # end takes the answer as its name ("deficiency of factor VIII"); "it" after a final preposition is the blank;
-        # context sentences whose verbs the tagger missed do not stop a telegraphic last sentence
-        self.model_id = f"rules-v44+{self._nlp.model_id}{parts}"
+        # context sentences whose verbs the tagger missed do not stop a telegraphic last sentence; v45: a verb that
+        # disagrees with a clearly plural subject is made plural ("Topical steroids are ...", _agreeing); a copula
+        # said again at the end of a wh-question goes ("Which of the following is X is"); a wh-word in a context
+        # sentence is no question when the last sentence ends on an open copula (_context_wh); "This is:" and "that
+        # is:" at the end take the answer after the copula; "is;" at the end is "is:"
+        self.model_id = f"rules-v45+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -572,6 +588,21 @@ class RuleQA2D:
                 text = _action_after_copula(text, answer, adoc)
                 r = r.model_copy(update={"text": text})
             out.append(r)
+        return self._agreeing(out)
+
+    def _agreeing(self, results: list[QA2DResult]) -> list[QA2DResult]:
+        """Claims whose verb disagrees with a clearly plural subject, most often the stem's own error ("Topical
+        steroids is most effective in ..."), with the verb made plural (:func:`agreement_repaired`); the claims
+        are parsed once here, and the parse cache serves the claim check the same texts."""
+        texts = [(i, r.text) for i, r in enumerate(results) if r.text]
+        if not texts:
+            return results
+        reading = verb_reader(self._lm)
+        out = list(results)
+        for (i, text), doc in zip(texts, self._nlp.parse([t for _, t in texts]), strict=True):
+            repaired = agreement_repaired(text, doc, reading)
+            if repaired is not None:
+                out[i] = results[i].model_copy(update={"text": repaired})
         return out
 
     def _cased_names(self, text: str, answer: str) -> str:
@@ -1038,11 +1069,25 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
         if not re.match(r"\s*(?:what|which|who|whom|whose|how|where|when|why)\b", last, re.I):
             return q + " " + answer
     wh = _find_wh(qdoc)
+    if wh is not None and _context_wh(qdoc, wh):
+        wh = None
     if wh is None:
         if first in AUX_WORDS:
             return _yes_no(qdoc, answer)
         return _declarative_stem(qdoc, answer, adoc)
     return _wh_question(qdoc, wh, answer, adoc, flags)
+
+
+def _context_wh(qdoc: Any, wh: WhPhrase) -> bool:
+    """Whether the wh-word belongs to a context sentence while the last sentence asks on its own with an open
+    copula at its end ("... reveals an AOD 450 of 0.20 which is at the top of third zone of the liley curve. The
+    most appropriate management of such a case is:"): the wh-word is then a relative pronoun the tagger missed."""
+    words = [t for t in qdoc if not t.is_punct]
+    if not words or words[-1].lower_ not in ("is", "are", "was", "were", "be"):
+        return False
+    # the last full stop inside the text (not a split the parser made: "What type of particles | can a beta ...")
+    stop = max((t.i for t in qdoc[: words[-1].i] if t.text in (".", "!", "?")), default=-1)
+    return wh.word.i < stop and not any(_is_wh_word(t) for t in qdoc[stop + 1 :])
 
 
 # "What do you call X?" names X: "X is called ANSWER", not "You call X ANSWER" (179 of SciQ's train questions)
@@ -3735,6 +3780,8 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
             and t.pos_ in ("PRON", "DET")
             and last_words
             and last.lower_ != "because"
+            # not the subject of a copula at the end: "No agglutination is seen. This is:" waits for the answer
+            and not (last.i == t.i + 1 and last.lower_ in ("is", "are", "was", "were"))
         ):
             return _replace(doc, t.i, t.i, answer)
     # finite verbs of the stem's own clause, not of a relative clause on its noun ("Teeth that erupt in 30 days")
