@@ -10,7 +10,10 @@ over that of random orders of its own words; about 1 for word salad) ≤ ``max_r
 range of real declarative sentences the shipped n-gram LM was not trained on (``bench/claim_check_calibration.py``,
 2,246 EntailmentBank and PubMed sentences, ``docs/qa2d_quality.md``): the largest ratio seen there (0.85) and about
 their 99.9th percentile of perplexity (4,150-4,730). The 99th percentiles (0.53, 2,000) rejected many fluent
-technical claims ("Stiffness is resistance to elastic deformation.").
+technical claims ("Stiffness is resistance to elastic deformation."). Since wellformed-v12 the LM scores unknown words
+without its unknown-word penalty (``unk_penalty: false``): the calibration set's largest perplexity stays 4,666 (that
+sentence has no unknown word), its 99.9th percentile falls to 2,755, and a claim with several rare terms is no longer
+over the bound for its terms alone ("Auriculotemporal nerve encircles middle meningeal artery.": 24,142 -> 1,605).
 """
 
 from __future__ import annotations
