@@ -2290,6 +2290,19 @@ MEDMCQA_STEMS_45 = [
         "At 28 weeks gestation, amniocentesis reveals an AOD 450 of 0.20 which is at the top of third zone of the "
         "liley curve. The most appropriate management of such a case is intrauterine transfusion.",
     ),
+    # a fronted "preposition + which" before a clause in plain order (before: unsupported_question_form)
+    (
+        "In which stage of neurocysticercosis, there is no edema?",
+        "Vesicular",
+        "In vesicular stage of neurocysticercosis, there is no edema.",
+    ),
+    ("At which stage of Nolla's, the tooth starts erupting?", "Stage 6", "At stage 6, the tooth starts erupting."),
+    (
+        "For which of the following, you will not perform pulpectomy?",
+        "Primary teeth with sinus tract",
+        "For primary teeth with sinus tract, you will not perform pulpectomy.",
+    ),
+    ("In which of the following, long spaced collagen present?", "Cornea", None),  # no verb of its own
     # "this is:" / "that is:" at the end wait for the answer after the copula (before: the answer replaced "this")
     (
         "In a blood sample antiserum A and antiserum B and Rh +ve factor is added. No agglutination is seen. This is:",

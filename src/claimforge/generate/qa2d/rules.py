@@ -555,7 +555,8 @@ class RuleQA2D:
         # disagrees with a clearly plural subject is made plural ("Topical steroids are ...", _agreeing); a copula
         # said again at the end of a wh-question goes ("Which of the following is X is"); a wh-word in a context
         # sentence is no question when the last sentence ends on an open copula (_context_wh); "This is:" and "that
-        # is:" at the end take the answer after the copula; "is;" at the end is "is:"
+        # is:" at the end take the answer after the copula; "is;" at the end is "is:"; a fronted "preposition +
+        # which" before a clause in plain order takes the answer in its place ("At stage 6, the tooth starts ...")
         self.model_id = f"rules-v45+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -2155,6 +2156,43 @@ def _property_predicate(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str |
     return None
 
 
+_FRONTED_PREPOSITIONS = frozenset(
+    "in at for during under with without from on by among after before through into to within".split()  # noqa: SIM905
+)
+
+
+def _fronted_without_inversion(doc: Any, ph: WhPhrase, filler: str, adoc: Any) -> str | None:
+    """A fronted "preposition + wh-phrase" before a clause in plain order (MedMCQA): "In which stage of
+    neurocysticercosis, there is no edema?" + "Vesicular" -> "In vesicular stage of neurocysticercosis, there is no
+    edema."; "For which of the following, you will not perform pulpectomy?". The clause needs a subject before a
+    finite verb of its own and no question word; None otherwise ("In which of the following, long spaced collagen
+    present?" has no verb), nor after a subordinator ("..., while what related property is ...") or with do-support
+    ("Under which conditions do many bacteria ..."), nor for an answer that is a clause ("HIV cases are less")."""
+    if doc[ph.start].pos_ != "ADP" or doc[ph.start].lower_ not in _FRONTED_PREPOSITIONS:
+        return None
+    if any(t.tag_ in FINITE_TAGS for t in adoc):
+        return None
+    rest = [t for t in doc[ph.end + 1 :] if not (t.is_punct and t.text in "?:.-–")]
+    if any(t.lower_ in ("do", "does", "did") for t in rest[:3]):
+        return None
+    comma = bool(rest) and rest[0].text == ","
+    rest = rest[1:] if comma else rest
+    if len(rest) < 2 or rest[0].pos_ not in ("DET", "NOUN", "PROPN", "PRON", "ADJ", "NUM") or rest[0].tag_ == "WDT":
+        return None
+    if any(_is_wh_word(t) for t in rest):
+        return None
+    if not any(t.tag_ in FINITE_TAGS and t.pos_ in ("VERB", "AUX") for t in rest[1:]):
+        return None
+    clause = doc[rest[0].i : rest[-1].i + 1].text
+    modifier = len(filler.split()) == 1 or all(t.pos_ in ("ADJ", "VERB") for t in adoc)  # "Nodular calcified"
+    if ph.kind == "det" and ph.noun_start is not None and modifier:
+        head = doc[ph.noun_start]  # "which stage of X" + "Vesicular" -> "vesicular stage of X"
+        if head.lemma_.lower() in (*_CLASS_NOUNS, "stage", "phase", "part", "period", "grade"):
+            word = filler if _acronym(filler.split()[0]) else filler.lower()
+            filler = f"{word} {doc[ph.noun_start : ph.end + 1].text}"
+    return f"{doc[ph.start].text} {filler}{',' if comma else ''} {clause}"
+
+
 def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str, Any]) -> str:
     filler = _answer_phrase(ph, doc, answer, adoc, flags)
     cstart = _clause_start(doc, doc[ph.start])
@@ -2268,6 +2306,9 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             raise ConversionError("unsupported_question_form", "what happens + a verb answer without a subject")
     if not inverted:
         if ph.prep is not None:
+            fronted = _fronted_without_inversion(doc, ph, filler, adoc)
+            if fronted is not None:
+                return prefix + fronted
             raise ConversionError("unsupported_question_form", "fronted preposition without inversion")
         # The wh-phrase is the subject: put the answer in its place, fix agreement of the verb after it.
         verbal = aux.pos_ in ("VERB", "AUX") or aux.tag_.startswith("VB") or aux.tag_ == "MD"
