@@ -2303,6 +2303,20 @@ MEDMCQA_STEMS_45 = [
         "For primary teeth with sinus tract, you will not perform pulpectomy.",
     ),
     ("In which of the following, long spaced collagen present?", "Cornea", None),  # no verb of its own
+    # do-support before a verb the source left in its "-s" form (before: no_main_verb)
+    (
+        "What does the red cell distribution width represents?",
+        "Anisocytosis",
+        "The red cell distribution width represents Anisocytosis.",
+    ),
+    (
+        "At what stage of embryonic development does initial tooth development begins:",
+        "6th week",
+        "Initial tooth development begins at 6th week.",
+    ),
+    # an ordering question has no claim (before: "The sequential arrangement of fetal scans is a growth scan.")
+    ("Sequential arrangement of fetal scans -", "Growth scan", None),
+    ("Sequential order of sperm formation: Spermatogonia Spermatocyte Spermatids Spermatozoa", "1234", None),
     # "this is:" / "that is:" at the end wait for the answer after the copula (before: the answer replaced "this")
     (
         "In a blood sample antiserum A and antiserum B and Rh +ve factor is added. No agglutination is seen. This is:",

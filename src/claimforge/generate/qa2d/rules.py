@@ -22,6 +22,7 @@ from claimforge.nlp.normalize import (
     agree_indefinite_articles,
     base_verb_only,
     finish_sentence,
+    finite_verb_form,
     indefinite_article,
     noun_reading,
 )
@@ -237,6 +238,37 @@ _COPULA_SAID_TWICE = re.compile(
 )
 
 
+# do-support before a verb the source left in its "-s" form, the verb last (MedMCQA): "What does this signifies?",
+# "At what stage ... does initial tooth development begins:"; only a form that cannot be a plural noun
+_DO_THEN_S_FORM = re.compile(
+    r"(\b(?:what|which|how|when|where|why)\b[^?.:]*?\b(?:does|do|did)\s+((?:\S+\s+){1,6}?))([a-z]+s)"
+    r"(\s+(?:for|to|in|of|on|with|from|by|about))?(\s*[?:.]?\s*)$",
+    re.I,
+)
+
+
+def _base_after_do(m: re.Match[str]) -> str:
+    from lemminflect import getLemma
+
+    word = m.group(3)
+    if not finite_verb_form(word, third_person_only=True) or noun_reading(word):
+        return m.group(0)  # not a plural noun ("What do amphibians lay their eggs in?"), nor "stands"
+    if any(w.lower() in PREPOSITIONS or w.lower() in ("the", "a", "an") for w in m.group(2).split()[1:]):
+        return m.group(0)  # the subject ends before it: "What form does water take on the planet mars?"
+    lemma = getLemma(word.lower(), upos="VERB")
+    base = lemma[0] if lemma and lemma[0] != word.lower() else None
+    return m.group(0) if base is None else f"{m.group(1)}{base}{m.group(4) or ''}{m.group(5)}"
+
+
+# an ordering question ("Arrange the following ...", "Sequential arrangement of fetal scans -", "Sequential order of
+# sperm formation: ..."): its answer is an order of options, no claim
+_ORDERING = re.compile(
+    r"^(?:arrange|rearrange)\b|^(?:the\s+)?(?:correct\s+)?(?:sequential\s+(?:arrangement|order)|sequence|order)\s+of\b"
+    r"|\bsequential arrangement question\b",
+    re.I,
+)
+
+
 def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
     q = _EXAM_TAG.sub("", " ".join(question.split()))
@@ -260,6 +292,7 @@ def prepare_question(question: str) -> Prepared:
     q = _ASKED_NOUN_GLOSS.sub(r"\1", q)
     q = re.sub(r"\b(u)pto\b", r"\1p to", q, flags=re.I)  # "penetration is upto"
     q = _COPULA_SAID_TWICE.sub(r"\1", q)  # "Which of the following is a common osseous lesion in X is" -> "... in X"
+    q = _DO_THEN_S_FORM.sub(_base_after_do, q)  # "What does U stands for" -> "What does U stand for"
     q = re.sub(r"\b(is|are)\s*;\s*$", r"\1:", q)  # "Most probable diagnosis is;" as "... is:"
     # a note after the stem's last preposition: "C shaped root canals are preferably found in (Maximum incidence)"
     q = _NOTE_AFTER_PREPOSITION.sub(r"\1", q)
@@ -556,7 +589,8 @@ class RuleQA2D:
         # said again at the end of a wh-question goes ("Which of the following is X is"); a wh-word in a context
         # sentence is no question when the last sentence ends on an open copula (_context_wh); "This is:" and "that
         # is:" at the end take the answer after the copula; "is;" at the end is "is:"; a fronted "preposition +
-        # which" before a clause in plain order takes the answer in its place ("At stage 6, the tooth starts ...")
+        # which" before a clause in plain order takes the answer in its place ("At stage 6, the tooth starts ...");
+        # do-support before an "-s" verb ("What does this signifies?"); an ordering question is a reject
         self.model_id = f"rules-v45+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -1050,6 +1084,8 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
         before = re.sub(r"\s*:\s*$", "", before)  # "Drug of choice is:______" -> "... is Atropine"
         space_before = " " if before[-1:].isalnum() or before[-1:] in ";," else ""
         return f"{before}{space_before}{answer}{' ' if after[:1].isalnum() else ''}{after}"
+    if _ORDERING.search(q) and not _ANY_WH.search(q):
+        raise ConversionError("ordering_question", "the answer is an order of options")
     toks = [t for t in qdoc if not t.is_space]
     if not toks:
         raise ConversionError("empty_question")
