@@ -2303,6 +2303,13 @@ MEDMCQA_STEMS_45 = [
         "For primary teeth with sinus tract, you will not perform pulpectomy.",
     ),
     ("In which of the following, long spaced collagen present?", "Cornea", None),  # no verb of its own
+    # (the asked noun said once: the review found "In the third stage of labour stage of labour, ...")
+    (
+        "In which stage of labour, the placenta is delivered?",
+        "Third",
+        "In the third stage of labour, the placenta is delivered.",
+    ),
+    ("In which phase, the chromosomes are pulled apart?", "Anaphase", "In Anaphase, the chromosomes are pulled apart."),
     # do-support before a verb the source left in its "-s" form (before: no_main_verb)
     (
         "What does the red cell distribution width represents?",
@@ -2314,9 +2321,16 @@ MEDMCQA_STEMS_45 = [
         "6th week",
         "Initial tooth development begins at 6th week.",
     ),
+    # (not after a subordinate clause's verb, found by the session's review)
+    ("What does the body do when it overheats?", "Sweats", "The body sweats when it overheats."),
     # an ordering question has no claim (before: "The sequential arrangement of fetal scans is a growth scan.")
     ("Sequential arrangement of fetal scans -", "Growth scan", None),
     ("Sequential order of sperm formation: Spermatogonia Spermatocyte Spermatids Spermatozoa", "1234", None),
+    (
+        "Sequence of three nucleotides that codes for an amino acid is called:",
+        "Codon",
+        "Sequence of three nucleotides that codes for an amino acid is called Codon.",
+    ),
     # "this is:" / "that is:" at the end wait for the answer after the copula (before: the answer replaced "this")
     (
         "In a blood sample antiserum A and antiserum B and Rh +ve factor is added. No agglutination is seen. This is:",

@@ -281,8 +281,7 @@ def test_the_speed_of_cars_increases_is_no_agreement_error(parse) -> None:  # ty
         ("Diabetes insipidus, bone lesions and exophthalmos is seen in Hand-Schuller-Christian disease.", "are seen"),
         ("Efferent tracts from cerebellum arises from Purkinje cells.", "tracts from cerebellum arise from"),
         ("Bacteria reproduces by binary fission.", "Bacteria reproduce"),
-        ("The bacteria of oral flora which plays least role in periodontitis is Actinomyces.", "periodontitis are"),
-        ("Sporophytes sprouts up on stalks from the bed of moss gametophytes.", "Sporophytes sprout up"),
+        ("Heterotrophs is another name for consumers.", "Heterotrophs are another"),
         ("The facial proportions between upper, middle and lower thirds of face Is 30:35:35.", "face Are 30"),
     ],
 )
@@ -303,6 +302,11 @@ def test_agreement_repaired_makes_the_verb_plural(parse, text: str, repaired: st
         "Deciduous loses its leaves each fall and remains leafless in the winter.",
         "5 years and 4 month old child presents with distal step molar relation.",  # a number before it
         "A dimorphic fungi is pneumocystis jirovecii.",  # "a": meant singular
+        "The bacteria of oral flora which plays least role in periodontitis is Actinomyces.",  # its clause: singular
+        "Vitamins that is fat soluble is Vitamin A.",
+        "Bacteria is a prokaryote.",  # a singular predicate
+        "Ascites is seen in cirrhosis.",  # a singular in "-s" that lemminflect does not know
+        'The 3" brain stem monitors the level.',
         "The means by which one part opposes the action of the retainer is called reciprocation.",
         "Apical foramen is found at root apex in 17-46% of cases.",
         "The results are clear.",  # nothing to repair
@@ -350,3 +354,35 @@ def test_a_quoted_title_gives_no_verb(parse) -> None:  # type: ignore[no-untyped
     assert "no_finite_verb" in wf.fluency_checks(text, parse(text))
     text = 'The phrase "survival of the fittest" describes natural selection.'
     assert "no_finite_verb" not in wf.fluency_checks(text, parse(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("The liver and spleen is enlarged in malaria.", True),  # two organs, not one thing
+        ("Nucleotides links together to form long polymeric chains.", True),  # unknown to lemminflect, plural
+        ("Physics is the study of energy, matter, and their interactions.", False),
+        ("Ascites is seen in cirrhosis.", False),
+        ("Aeromonas is associated with leeches.", False),
+    ],
+)
+def test_agreement_errors_of_review_45(parse, text: str, error: bool) -> None:  # type: ignore[no-untyped-def]
+    reasons = wf.wellformed_reasons(text, parse(text), lambda w: True)
+    assert any(r.startswith("agreement") for r in reasons) == error, text
+
+
+def test_quotes_hide_a_verb_only_inside_the_sentence(parse) -> None:  # type: ignore[no-untyped-def]
+    for text in ('The 3" brain stem monitors the level.', '"The brain stem monitors the level of carbon dioxide."'):
+        assert "no_finite_verb" not in wf.fluency_checks(text, parse(text)), text
+
+
+@pytest.mark.parametrize(
+    ("text", "dangling"),
+    [
+        ("The most appropriate management of a patient who presents with fever is.", True),
+        ("The treatment of choice would be.", True),
+        ("The term density describes how closely packed the particles of matter are.", False),
+    ],
+)
+def test_a_copula_the_parse_makes_the_root_dangles(parse, text: str, dangling: bool) -> None:  # type: ignore[no-untyped-def]
+    assert any(r.startswith("dangling_end") for r in wf.fluency_checks(text, parse(text))) == dangling, text

@@ -508,6 +508,13 @@ class NGramLanguageModel(_CachedScorer):
                 best = (w, f)
         return best
 
+    def unknown_words(self, text: str) -> tuple[int, int]:
+        """(alphabetic words the model does not know, alphabetic words) in ``text``: with ``unk_penalty: false`` an
+        unknown word costs only p(<unk> | history), so a run of rare terms reads as fluent to the perplexity; the
+        claim check bounds their share instead."""
+        words = [w for w in tokenize(text) if w.isalpha()]
+        return sum(1 for w in words if self.model.word_id.get(w, UNK_ID) == UNK_ID), len(words)
+
     def word_frequency(self, word: str) -> float | None:
         """The relative frequency of one lower-cased word in the LM's training text (0.0 for a word the model does
         not know; None when the model has no frequency table)."""

@@ -45,6 +45,10 @@ class ClaimCheckConfig(ComponentConfig):
     max_ratio: float = 0.85
     max_perplexity: float = 5000.0
     shuffles: int = Field(default=5, ge=1)
+    # At most this share of a claim's words (of 4 or more) unknown to the n-gram LM: without the unknown-word penalty
+    # a run of rare terms is cheap ("Odontoblasts dentinogenesis ameloblasts amelogenesis cementoblasts produce.":
+    # perplexity 44); 1 of 30,248 passing MedMCQA and SciQ conversions goes over 0.5
+    max_unknown_share: float = Field(default=0.5, ge=0.0, le=1.0)
     # The LM measures are noisy on very short claims (few words to shuffle, few n-grams): shorter ones skip them.
     lm_min_words: int = Field(default=6, ge=1)
     # Also require the claim to stand on its own (no unresolved pronoun or demonstrative, no "we" / "this study" /
@@ -87,7 +91,8 @@ class ClaimCheck:
         # has no subject; v12: the recipes' n-gram LM scores unknown words without the penalty (the claim check's
         # default), an unknown word is plural for the agreement check only with an "-s" ("foramen is"), and
         # "means", "series", "species" are either number; a sentence ending on a copula with no clause that can end
-        # so dangles ("The most appropriate management of such a case is.")
+        # so dangles ("The most appropriate management of such a case is."); more than half the words unknown to the
+        # n-gram LM is lm_unknown_words
         self.model_id = f"wellformed-v12+{self._nlp.model_id}{lm_id}"
         self._verb_reading = verb_reader(self._lm)
 
@@ -107,6 +112,12 @@ class ClaimCheck:
             if c.strict_root:
                 reasons += headline_reasons(t, d)
             out.append(reasons)
+        unknown = getattr(self._lm, "unknown_words", None)  # the n-gram LM only
+        if unknown is not None:
+            for t, reasons in zip(texts, out, strict=True):
+                n_unknown, n_words = unknown(t)
+                if n_words >= 4 and n_unknown > c.max_unknown_share * n_words:
+                    reasons.append(reason("lm_unknown_words", f"{n_unknown} of {n_words}"))
         scored = [i for i, t in enumerate(texts) if len(t.split()) >= c.lm_min_words]
         if self._lm is not None and scored:
             ppl, ratio = lm_fluency_stats(self._lm, [texts[i] for i in scored], c.shuffles)

@@ -252,12 +252,9 @@ def _fallback_verb(doc: Any, verb_reading: Callable[[str], bool] | None = None) 
     without an object stands (:func:`_verb_slot`: "drains into", "contracts rhythmically", "fuse to form",
     "degenerates."); not the last word of "... of autism spectrum disorder.", nor a word in quotation marks."""
     toks = list(doc)
-    quoted = False
+    quoted = _quoted_inside(toks)
     for i, t in enumerate(toks):
-        if t.text in _QUOTE_MARKS:
-            quoted = not quoted if t.text in ('"', "''", "``") else t.text == "“"
-            continue
-        if quoted:
+        if t.text in _QUOTE_MARKS or i in quoted:
             continue  # a quoted title is no verb of the claim ('Term "Clean Tooth Never Decays" given by ...')
         if t.tag_ in VERBAL_TAGS and t.pos_ in ("VERB", "AUX"):
             return t
@@ -278,21 +275,42 @@ def _fallback_verb(doc: Any, verb_reading: Callable[[str], bool] | None = None) 
 
 
 def _dangling_copula(toks: list[Any]) -> bool:
-    """A sentence that ends on "is"/"are"/"was"/"were" with no clause before it that can end so: an embedded
-    wh-clause or comparison ("how closely packed the particles are", "than it is"). "A crater is a common osseous
-    lesion in periodontitis is.", "The most appropriate management of such a case is." (an exam stem's blank)."""
-    if len(toks) < 2 or toks[-1].lower_ not in ("is", "are", "was", "were"):
+    """A sentence that ends on "is"/"are"/"was"/"were"/"be"/"been" that the parse makes a clause's head, with no
+    clause before it that the copula may close: no "how"/"what"/"whether"/"than" ("X describes how closely packed
+    the particles are", "than it is"), no "who"/"which"/"where"/"when" but a relative one right after a noun. "A
+    crater is a common osseous lesion in periodontitis is.", "The most appropriate management of a patient who
+    presents with fever is.", "The treatment of choice would be." (an exam stem's blank)."""
+    own_clause = toks[-1].dep_ in ("ROOT", "conj", "parataxis") if toks else False  # not "the stronger the effect is"
+    if len(toks) < 2 or toks[-1].lower_ not in ("is", "are", "was", "were", "be", "been") or not own_clause:
         return False
-    start = toks[-1].sent.start
-    return not any(t.lower_ in _CLAUSE_BEFORE_COPULA for t in toks[:-1] if t.i >= start)
+    last = toks[-1]
+    before = [t for t in toks[:-1] if t.i >= last.sent.start]
+    for k, t in enumerate(before):
+        if t.lower_ in _CLAUSE_BEFORE_COPULA:
+            return False  # "X describes how closely packed the particles are", "than it is"
+        relative = k > 0 and before[k - 1].pos_ in ("NOUN", "PROPN")  # "a patient who presents ...", "choice when"
+        if t.lower_ in _RELATIVE_OR_CLAUSE and not relative:
+            return False  # "... where the nerve is", "... which part the organ is"
+    return True
 
 
-_CLAUSE_BEFORE_COPULA = frozenset(
-    "how what where who whom which whether when why than as so however wherever whatever whoever".split()  # noqa: SIM905
-)
+_CLAUSE_BEFORE_COPULA = frozenset("how what whether why than however wherever whatever whoever".split())  # noqa: SIM905
+_RELATIVE_OR_CLAUSE = frozenset({"who", "whom", "which", "where", "when"})
 
 
 _QUOTE_MARKS = frozenset({'"', "''", "``", "“", "”"})
+
+
+def _quoted_inside(toks: list[Any]) -> set[int]:
+    """Indices of the words between a pair of quotation marks that the sentence goes on around: not an unpaired
+    mark (an inch sign), nor a quote that opens the sentence or closes it (a claim quoted whole)."""
+    marks = [k for k, t in enumerate(toks) if t.text in _QUOTE_MARKS]
+    words = [k for k, t in enumerate(toks) if not t.is_punct]
+    inside: set[int] = set()
+    for a, b in zip(marks[::2], marks[1::2], strict=False):
+        if words and words[0] < a and b < words[-1]:
+            inside.update(range(a + 1, b))
+    return inside
 
 
 def _verb_slot(t: Any) -> bool:
@@ -333,7 +351,7 @@ def _plural_subject_before(verb: Any) -> Any | None:
     subj = verb.doc[j]
     if any(t.pos_ == "ADP" for t in verb.doc[: subj.i]):
         return None
-    plural = subj.tag_ in ("NNS", "NNPS") and _plural_noun(subj.lower_)
+    plural = subj.tag_ in ("NNS", "NNPS") and _plural_word(subj.text)
     return subj if plural and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies")) else None
 
 
@@ -659,7 +677,9 @@ def _singular_verb_of_plural_subject(doc: Any) -> tuple[Any, Any] | None:
         subj = next((c for c in t.children if c.dep_ in ("nsubj", "nsubj:pass")), None)
         if not finite or subj is None or not subj.is_alpha or subj.tag_ not in ("NNS", "NNPS", "NN", "NNP"):
             continue
-        first_noun = next((x for x in doc if x.tag_.startswith("NN")), None)
+        if subj.i > finite[0].i:
+            continue  # a subject after its verb is a misparse here ("This is because less proprioceptors are ...")
+        first_noun = next((x for x in t.sent if x.tag_.startswith("NN")), None)  # the root's sentence, not a context's
         between = {x.lower_ for x in doc[subj.i : t.i]}
         coordinated = any(
             c.dep_ == "conj" and c.tag_.startswith("NN") and c.i < t.i and "and" in between and "of" not in between
@@ -667,10 +687,10 @@ def _singular_verb_of_plural_subject(doc: Any) -> tuple[Any, Any] | None:
         ) and not _shared_determiner(subj)
         plural = (
             subj.tag_ in ("NNS", "NNPS")
-            and _plural_noun(subj.lower_)  # not "Pulp proper resembles" ("pulp" tagged NNS)
+            and _plural_word(subj.text)  # not "Pulp proper resembles" ("pulp" tagged NNS)
             and first_noun is not None
             and subj.i == first_noun.i  # a misparse picks a later noun as the subject
-            and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies"))
+            and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies"))  # "physics" -> "physic" by lemminflect
         )
         clausal = any(c.tag_ == "VBG" and c.dep_ in ("acl", "amod") for c in subj.children) or (
             subj.i > 0 and doc[subj.i - 1].tag_ == "VBG"  # "Crossing charges is", "Birds flying ... is"
@@ -681,13 +701,18 @@ def _singular_verb_of_plural_subject(doc: Any) -> tuple[Any, Any] | None:
 
 
 def _shared_determiner(subj: Any) -> bool:
-    """Two singular nouns joined by "and" under one determiner, which may name one thing: "The major entrance and exit
-    for the respiratory system is the nose" (not "The lung and the heart", "The sun, moon, and stars")."""
-    det = any(c.dep_ == "det" and c.lower_ in ("the", "a", "an", "this", "that", "its", "their") for c in subj.children)
+    """Two singular nouns joined by "and" under one determiner and sharing a modifier after both, which name one
+    thing: "The major entrance and exit for the respiratory system is the nose" (not "The liver and spleen is
+    enlarged", "The lung and the heart", "The sun, moon, and stars")."""
+    det = any(c.dep_ in ("det", "nmod:poss") and c.lower_ in _ONE_DETERMINERS for c in subj.children)
     conjuncts = [c for c in subj.children if c.dep_ == "conj"]
     own_det = any(any(d.dep_ in ("det", "nmod:poss") for d in c.children) for c in conjuncts)
     pair = len(conjuncts) == 1 and not any(t.text == "," for t in subj.doc[subj.i : conjuncts[0].i])
-    return det and pair and not own_det and all(c.tag_ in ("NN", "NNP") for c in (subj, *conjuncts))
+    after = pair and any(c.dep_ == "nmod" and c.i > conjuncts[0].i for c in (*subj.children, *conjuncts[0].children))
+    return det and after and not own_det and all(c.tag_ in ("NN", "NNP") for c in (subj, *conjuncts))
+
+
+_ONE_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "its", "their"})
 
 
 def agreement_repaired(text: str, doc: Any, verb_reading: Callable[[str], bool] | None = None) -> str | None:
@@ -708,7 +733,7 @@ def agreement_repaired(text: str, doc: Any, verb_reading: Callable[[str], bool] 
     subj, verb = found
     if not _clear_subject(subj, verb):
         return None
-    plural = SING_PLUR.get(verb.lower_) or _base_form(verb.lower_)
+    plural = SING_PLUR.get(verb.lower_) or base_form(verb.lower_)
     if plural is None:
         return None
     if verb.text[:1].isupper():
@@ -717,19 +742,21 @@ def agreement_repaired(text: str, doc: Any, verb_reading: Callable[[str], bool] 
 
 
 def _clear_subject(subj: Any, verb: Any) -> bool:
-    """Whether the parse that makes ``subj`` the subject of ``verb`` can be trusted enough to change the verb: a
-    VBZ verb (or the fallback's "-s" form) with one subject, nothing before the subject that makes it singular
-    ("5 years old child", "A dimorphic fungi") or puts it in a subordinate or participial phrase ("When magma
-    cools slowly, it has", "The tooth most commonly having bifurcated roots is"), not a pair of words that may
-    each be a noun or a verb ("Roots, stems and leaves are"), and between the two no gerund
-    right after the subject ("Humans building communities ... is"), no subordinator ("where a river ... meets"),
-    and no finite verb other than one of a relative clause ("bacteria which plays ... is")."""
+    """Whether the parse that makes ``subj`` the subject of ``verb`` can be trusted enough to change the verb: a VBZ
+    verb (or the fallback's "-s" form) after its one subject; nothing before the subject that makes it singular ("5
+    years old child", "A dimorphic fungi") or puts it in a subordinate or participial phrase ("When magma cools
+    slowly, it has", "The tooth most commonly having bifurcated roots is"); no relative clause of its own in the
+    singular ("Vitamins that is fat soluble is") and no "a" + noun after the copula ("Bacteria is a prokaryote"),
+    signs that the source meant one; not a subject and a lexical verb that may each be a noun or a verb ("Deciduous
+    loses its leaves", "Roots, stems ..."); and between the two no gerund right after the subject ("Humans building
+    communities ... is"), no subordinator ("where a river ... meets") and no finite verb but a relative clause's
+    ("bacteria which plays ... is")."""
     doc = subj.doc
     if verb.tag_ not in ("VBZ", "NNS") or verb.i <= subj.i:
         return False
     if verb.lower_ not in SING_PLUR and _noun_reading(verb.text) and finite_verb_form(subj.lower_):
         return False  # two words that are nouns and verbs both ("Roots, stems and leaves are", "loses its leaves")
-    if sum(c.dep_ in ("nsubj", "nsubj:pass", "csubj") for c in verb.head.children if verb.dep_ != "ROOT") > 1:
+    if verb.dep_ != "ROOT" and sum(c.dep_ in ("nsubj", "nsubj:pass", "csubj") for c in verb.head.children) > 1:
         return False
     if verb.dep_ == "ROOT" and sum(c.dep_ in ("nsubj", "nsubj:pass", "csubj") for c in verb.children) > 1:
         return False
@@ -741,6 +768,12 @@ def _clear_subject(subj: Any, verb: Any) -> bool:
             return False
     if subj.i + 1 < verb.i and doc[subj.i + 1].tag_ == "VBG":
         return False
+    relative_clauses = [c for c in subj.children if c.dep_ == "acl:relcl"]
+    coordinated = any(c.dep_ == "conj" for c in subj.children)  # its clause may be the last noun's
+    if not coordinated and any(x.tag_ == "VBZ" for c in relative_clauses for x in (c, *c.children)):
+        return False  # the stem meant one: "Vitamins that is fat soluble is ..."
+    if verb.dep_ == "cop" and any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in verb.head.children):
+        return False  # "Bacteria is a prokaryote": a singular predicate
     for t in doc[subj.i + 1 : verb.i]:
         if t.pos_ == "SCONJ" or t.tag_ == "WRB" or t.lower_ in ("if", "when", "where", "while", "whereas"):
             return False
@@ -753,8 +786,8 @@ def _clear_subject(subj: Any, verb: Any) -> bool:
 SING_PLUR = {"is": "are", "was": "were", "has": "have", "does": "do"}  # a singular verb form and its plural
 
 
-def _base_form(verb: str) -> str | None:
-    """The present plural of a third-person singular verb form ("causes" -> "cause"), or None."""
+def base_form(verb: str) -> str | None:
+    """The base form of a third-person singular verb form ("causes" -> "cause"), or None."""
     from lemminflect import getLemma
 
     if not finite_verb_form(verb, third_person_only=True):
@@ -783,17 +816,27 @@ def _has_plural_referent(their: Any) -> bool:
 
 
 def _plural_noun(word: str) -> bool:
-    """A plural noun form by lemminflect ("results", "bacteria", "teeth"), or a word it does not know as a noun
-    that ends in "-s" ("microaneurysms"; not "foramen"); not a singular the tagger called plural ("pulp"), nor a
-    noun whose "-s" form is also its singular ("means", "series")."""
+    """A plural noun form by lemminflect ("results", "bacteria", "teeth"), or a word it does not know that ends in
+    "-s" ("heterotrophs", "nucleotides"); not "foramen", an ending of singular names ("Aeromonas", "Strongyloides",
+    "Actinomyces", "ascites", "herpes"), a singular the tagger called plural ("pulp"), nor a noun whose "-s" form is
+    also its singular ("means", "series")."""
     from lemminflect import getAllLemmas
 
     if word in _SAME_IN_BOTH_NUMBERS:
         return False
     lemmas = getAllLemmas(word, upos="NOUN").get("NOUN", ())
-    return (not lemmas and word.endswith("s")) or word in _COLLECTIVE_PLURALS or any(lemma != word for lemma in lemmas)
+    if not lemmas:  # "heterotrophs", "nucleotides"; not "ascites", "Strongyloides", "Aeromonas", "herpes"
+        return word.endswith("s") and not word.endswith(_SINGULAR_ENDINGS)
+    return word in _COLLECTIVE_PLURALS or any(lemma != word for lemma in lemmas)
 
 
+def _plural_word(word: str) -> bool:
+    """:func:`_plural_noun`, or an acronym's plural ("ELISAs", "NSAIDs")."""
+    return (len(word) > 2 and word.endswith("s") and word[:-1].isupper()) or _plural_noun(word.lower())
+
+
+# endings of singular words in "-s" that lemminflect does not know: genus and disease names, Latin and Greek forms
+_SINGULAR_ENDINGS = ("ss", "us", "is", "as", "ics", "ies", "myces", "oides", "ites", "pes", "os")
 _COLLECTIVE_PLURALS = frozenset({"people", "cattle", "police", "livestock", "poultry", "vermin", "folk"})
 _SAME_IN_BOTH_NUMBERS = frozenset(
     {"means", "series", "species", "news", "headquarters", "crossroads", "whereabouts", "barracks", "innings"}

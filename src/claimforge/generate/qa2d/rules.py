@@ -22,12 +22,11 @@ from claimforge.nlp.normalize import (
     agree_indefinite_articles,
     base_verb_only,
     finish_sentence,
-    finite_verb_form,
     indefinite_article,
     noun_reading,
 )
 from claimforge.nlp.sentences import split_sentences
-from claimforge.nlp.wellformed import PREPOSITIONS, SING_PLUR, agreement_repaired
+from claimforge.nlp.wellformed import PREPOSITIONS, SING_PLUR, agreement_repaired, base_form
 from claimforge.registry import ComponentConfig, registry
 from claimforge.types import QA2DRequest, QA2DResult
 
@@ -230,10 +229,12 @@ _CONTRACTED_MODAL = re.compile(r"(\b(?:why|what|how|when|where|who)\s+)(ca|wo|sh
 
 # a wh-question whose copula the source says again at the end (MedMCQA): "Which of the following is a common
 # osseous lesion in periodontitis is", "Which of the following is rapid source of energy ... is?"
-# (not after a clause of its own that ends so: "What is a measure of how hot or cold the air is?")
+# (not after a clause of its own that ends so: "What is a measure of how hot or cold the air is?", "What is the kind of
+# rock that marble is?")
 _COPULA_SAID_TWICE = re.compile(
-    r"^((?:which|what)\b[^.?:;]*?\s(?:is|are)\s(?![^.?:;]*\b(?:how|what|where|whether|who|when|why|than|as)\b)"
-    r"[^.?:;]+?)\s+(?:is|are)\s*[?:;.-]*\s*$",
+    r"^((?:which|what)\b[^.?:;]{0,300}?\s(?:is|are)\s"
+    r"(?![^.?:;]*\b(?:how|what|where|whether|who|whom|whose|which|that|when|why|than|as)\b)"
+    r"[^.?:;]{1,300}?)\s+(?:is|are)\s*[?:;.-]*\s*$",
     re.I,
 )
 
@@ -241,30 +242,36 @@ _COPULA_SAID_TWICE = re.compile(
 # do-support before a verb the source left in its "-s" form, the verb last (MedMCQA): "What does this signifies?",
 # "At what stage ... does initial tooth development begins:"; only a form that cannot be a plural noun
 _DO_THEN_S_FORM = re.compile(
-    r"(\b(?:what|which|how|when|where|why)\b[^?.:]*?\b(?:does|do|did)\s+((?:\S+\s+){1,6}?))([a-z]+s)"
+    r"(\b(?:what|which|how|when|where|why)\b[^?.:]{0,300}?\b(?:does|do|did)\s+((?:\S+\s+){1,6}?))([a-z]+s)"
     r"(\s+(?:for|to|in|of|on|with|from|by|about))?(\s*[?:.]?\s*)$",
     re.I,
 )
 
 
-def _base_after_do(m: re.Match[str]) -> str:
-    from lemminflect import getLemma
+_CLAUSE_OPENERS = frozenset(
+    "when if while before after as because since until once unless whereas that which who whom whose where".split()  # noqa: SIM905
+)
 
+
+def _base_after_do(m: re.Match[str]) -> str:
     word = m.group(3)
-    if not finite_verb_form(word, third_person_only=True) or noun_reading(word):
+    if noun_reading(word):
         return m.group(0)  # not a plural noun ("What do amphibians lay their eggs in?"), nor "stands"
-    if any(w.lower() in PREPOSITIONS or w.lower() in ("the", "a", "an") for w in m.group(2).split()[1:]):
+    middle = [w.lower() for w in m.group(2).split()]
+    if any(w in PREPOSITIONS or w in ("the", "a", "an") for w in middle[1:]):
         return m.group(0)  # the subject ends before it: "What form does water take on the planet mars?"
-    lemma = getLemma(word.lower(), upos="VERB")
-    base = lemma[0] if lemma and lemma[0] != word.lower() else None
+    if any(w in _CLAUSE_OPENERS or w in ("do", "does", "did") or base_verb_only(w) for w in middle):
+        return m.group(0)  # the "-s" verb is another clause's: "What does the body do when it overheats?"
+    base = base_form(word.lower())
     return m.group(0) if base is None else f"{m.group(1)}{base}{m.group(4) or ''}{m.group(5)}"
 
 
 # an ordering question ("Arrange the following ...", "Sequential arrangement of fetal scans -", "Sequential order of
-# sperm formation: ..."): its answer is an order of options, no claim
+# sperm formation: ..."): its answer is an order of options, no claim (not "Sequence of three nucleotides that codes
+# for an amino acid is called:", "Order of insects with two wings is:"; nor "Arrange ..., which is the deepest?")
 _ORDERING = re.compile(
-    r"^(?:arrange|rearrange)\b|^(?:the\s+)?(?:correct\s+)?(?:sequential\s+(?:arrangement|order)|sequence|order)\s+of\b"
-    r"|\bsequential arrangement question\b",
+    r"^(?:arrange|rearrange)\b(?![^?]*\bwhich\s+(?:is|are)\b)"
+    r"|^(?:the\s+)?(?:correct\s+)?sequential\s+(?:arrangement|order)\s+of\b|\bsequential arrangement question\b",
     re.I,
 )
 
@@ -292,7 +299,7 @@ def prepare_question(question: str) -> Prepared:
     q = _ASKED_NOUN_GLOSS.sub(r"\1", q)
     q = re.sub(r"\b(u)pto\b", r"\1p to", q, flags=re.I)  # "penetration is upto"
     q = _COPULA_SAID_TWICE.sub(r"\1", q)  # "Which of the following is a common osseous lesion in X is" -> "... in X"
-    q = _DO_THEN_S_FORM.sub(_base_after_do, q)  # "What does U stands for" -> "What does U stand for"
+    q = _DO_THEN_S_FORM.sub(_base_after_do, q)  # "What does this signifies?" -> "What does this signify?"
     q = re.sub(r"\b(is|are)\s*;\s*$", r"\1:", q)  # "Most probable diagnosis is;" as "... is:"
     # a note after the stem's last preposition: "C shaped root canals are preferably found in (Maximum incidence)"
     q = _NOTE_AFTER_PREPOSITION.sub(r"\1", q)
@@ -1084,7 +1091,7 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
         before = re.sub(r"\s*:\s*$", "", before)  # "Drug of choice is:______" -> "... is Atropine"
         space_before = " " if before[-1:].isalnum() or before[-1:] in ";," else ""
         return f"{before}{space_before}{answer}{' ' if after[:1].isalnum() else ''}{after}"
-    if _ORDERING.search(q) and not _ANY_WH.search(q):
+    if _ORDERING.search(q):
         raise ConversionError("ordering_question", "the answer is an order of options")
     toks = [t for t in qdoc if not t.is_space]
     if not toks:
@@ -2220,12 +2227,17 @@ def _fronted_without_inversion(doc: Any, ph: WhPhrase, filler: str, adoc: Any) -
     if not any(t.tag_ in FINITE_TAGS and t.pos_ in ("VERB", "AUX") for t in rest[1:]):
         return None
     clause = doc[rest[0].i : rest[-1].i + 1].text
-    modifier = len(filler.split()) == 1 or all(t.pos_ in ("ADJ", "VERB") for t in adoc)  # "Nodular calcified"
-    if ph.kind == "det" and ph.noun_start is not None and modifier:
+    said = filler.lower().split()
+    modifier = said == [w.lower_ for w in adoc] and all(t.pos_ in ("ADJ", "VERB", "PROPN", "NOUN") for t in adoc)
+    if ph.kind == "det" and ph.noun_start is not None and modifier and len(said) <= 2:
         head = doc[ph.noun_start]  # "which stage of X" + "Vesicular" -> "vesicular stage of X"
-        if head.lemma_.lower() in (*_CLASS_NOUNS, "stage", "phase", "part", "period", "grade"):
-            word = filler if _acronym(filler.split()[0]) else filler.lower()
-            filler = f"{word} {doc[ph.noun_start : ph.end + 1].text}"
+        named = any(w.endswith(head.lemma_.lower()) for w in said)  # "Anaphase" for "which phase"
+        if head.lemma_.lower() in (*_CLASS_NOUNS, "stage", "phase", "part", "period", "grade") and not named:
+            filler = f"{filler} {doc[ph.noun_start : ph.end + 1].text}"
+    first = filler.split()[0]
+    common = _common_word(first.lower()) or (adoc[0].pos_ == "ADJ" and first.lower() == adoc[0].lower_)
+    if common and not _acronym(first):  # an option's capital, not a name's ("In Moyer's analysis, ...")
+        filler = filler[0].lower() + filler[1:]
     return f"{doc[ph.start].text} {filler}{',' if comma else ''} {clause}"
 
 
