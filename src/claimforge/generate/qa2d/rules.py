@@ -2213,7 +2213,7 @@ def _fronted_without_inversion(doc: Any, ph: WhPhrase, filler: str, adoc: Any) -
     ("Under which conditions do many bacteria ..."), nor for an answer that is a clause ("HIV cases are less")."""
     if doc[ph.start].pos_ != "ADP" or doc[ph.start].lower_ not in _FRONTED_PREPOSITIONS:
         return None
-    if any(t.tag_ in FINITE_TAGS for t in adoc):
+    if not filler.strip() or not len(adoc) or any(t.tag_ in FINITE_TAGS for t in adoc):
         return None
     rest = [t for t in doc[ph.end + 1 :] if not (t.is_punct and t.text in "?:.-–")]
     if any(t.lower_ in ("do", "does", "did") for t in rest[:3]):
