@@ -352,7 +352,7 @@ def _plural_subject_before(verb: Any) -> Any | None:
     if any(t.pos_ == "ADP" for t in verb.doc[: subj.i]):
         return None
     plural = subj.tag_ in ("NNS", "NNPS") and _plural_word(subj.text)
-    return subj if plural and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies")) else None
+    return subj if plural else None
 
 
 # Abbreviations a biomedical reader understands without a definition, so a claim that uses them undefined is
@@ -690,7 +690,6 @@ def _singular_verb_of_plural_subject(doc: Any) -> tuple[Any, Any] | None:
             and _plural_word(subj.text)  # not "Pulp proper resembles" ("pulp" tagged NNS)
             and first_noun is not None
             and subj.i == first_noun.i  # a misparse picks a later noun as the subject
-            and not subj.lower_.endswith(("ss", "us", "is", "ics", "ies"))  # "physics" -> "physic" by lemminflect
         )
         clausal = any(c.tag_ == "VBG" and c.dep_ in ("acl", "amod") for c in subj.children) or (
             subj.i > 0 and doc[subj.i - 1].tag_ == "VBG"  # "Crossing charges is", "Birds flying ... is"
@@ -717,10 +716,8 @@ _ONE_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "its", "their"})
 
 def agreement_repaired(text: str, doc: Any, verb_reading: Callable[[str], bool] | None = None) -> str | None:
     """``text`` with the verb of an agreement error (:func:`agreement_errors`, or a verb form after a plural noun,
-    :func:`fluency_checks`) put in the plural — "is" → "are", "has" → "have", "causes" → "cause" — when the
-    subject is clearly plural: nouns joined by "and", or a plural noun that lemminflect knows as one or that ends
-    in "-s", with no number, "a", "each" or "every" before it ("5 years old child presents", "A dimorphic fungi
-    is"), and no modal or past form to change. For claims made from exam stems that carry the source's error
+    :func:`fluency_checks`) put in the plural — "is" → "are", "has" → "have", "causes" → "cause" — when the parse
+    can be trusted (:func:`_clear_subject`). For claims made from exam stems that carry the source's error
     ("Topical steroids is most effective in ...", "Diabetes insipidus, bone lesions and exophthalmos is seen in
     ..."). None when there is nothing (safe) to repair."""
     found = _singular_verb_of_plural_subject(doc)
@@ -756,9 +753,8 @@ def _clear_subject(subj: Any, verb: Any) -> bool:
         return False
     if verb.lower_ not in SING_PLUR and _noun_reading(verb.text) and finite_verb_form(subj.lower_):
         return False  # two words that are nouns and verbs both ("Roots, stems and leaves are", "loses its leaves")
-    if verb.dep_ != "ROOT" and sum(c.dep_ in ("nsubj", "nsubj:pass", "csubj") for c in verb.head.children) > 1:
-        return False
-    if verb.dep_ == "ROOT" and sum(c.dep_ in ("nsubj", "nsubj:pass", "csubj") for c in verb.children) > 1:
+    clause = verb if verb.dep_ == "ROOT" else verb.head  # a copula's or auxiliary's subjects are its head's
+    if sum(c.dep_ in ("nsubj", "nsubj:pass", "csubj") for c in clause.children) > 1:
         return False
     start = verb.sent.start
     for t in doc[start : subj.i]:
@@ -831,8 +827,11 @@ def _plural_noun(word: str) -> bool:
 
 
 def _plural_word(word: str) -> bool:
-    """:func:`_plural_noun`, or an acronym's plural ("ELISAs", "NSAIDs")."""
-    return (len(word) > 2 and word.endswith("s") and word[:-1].isupper()) or _plural_noun(word.lower())
+    """A plural subject: an acronym's plural ("ELISAs", "NSAIDs") or :func:`_plural_noun`, but no word in
+    "-ss/-us/-is/-ics/-ies" (lemminflect lemmatises "physics" to "physic", "rabies" to "raby")."""
+    if len(word) > 2 and word.endswith("s") and word[:-1].isupper():
+        return True
+    return not word.lower().endswith(("ss", "us", "is", "ics", "ies")) and _plural_noun(word.lower())
 
 
 # endings of singular words in "-s" that lemminflect does not know: genus and disease names, Latin and Greek forms
