@@ -294,6 +294,7 @@ def prepare_question(question: str) -> Prepared:
     # "Which one of the following drugs" (not "a reaction in which one of the ions")
     q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
+    q = re.sub(r"\b(which|what|all|any)\s+of\s+(?=following\b)", r"\1 of the ", q, flags=re.I)  # "which of following"
     # "Which among the following" -> "Which of the following"
     q = re.sub(r"\b(which|what)\s+(?:among|amongst)\s+(?=the\s+following\b)", r"\1 of ", q, flags=re.I)
     q = _ASKED_NOUN_GLOSS.sub(r"\1", q)
@@ -383,7 +384,7 @@ def prepare_question(question: str) -> Prepared:
     if not _ANY_WH.search(q) and not _OPEN_END.search(q):
         # "X has the following adverse result:" -> "X has which of the following adverse result" (a blank in place)
         q = _THE_FOLLOWING.sub("which of the following", q, count=1)
-    q = re.sub(r"[\s?:.\-\u2013\u2014]+$", "", q).strip()
+    q = re.sub(r"[\s?:.,\-\u2013\u2014]+$", "", q).strip()  # also a comma: "... is called,"
     return Prepared(q, inverted, dropped_not)
 
 
@@ -418,13 +419,12 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     blank = any(t.lower_ in WH_NOMINAL for t in doc) or doc[-1].tag_ in ("IN", "TO")
     finite = any(t.tag_ in FINITE_TAGS for t in doc)
-    if not finite and root is not None and blank and root.pos_ in ("NOUN", "PROPN") and root.i + 1 < len(doc):
-        p = doc[root.i + 1]
-        past = getInflection(p.lemma_, "VBD") if p.tag_ == "VBN" else ()
-        # only a participle no past tense could be ("seen", "taken", not "Birds evolved from", "X used for")
-        if past and p.lower_ not in past and p.head == root and p.dep_.startswith("acl"):
-            words[p.i] = ("are " if root.tag_ in ("NNS", "NNPS") else "is ") + words[p.i]
-            return "".join(words), None
+    participle = _telegraphic_participle(doc, root) if not finite and root is not None and blank else None
+    if participle is not None:
+        subject, at = participle
+        plural = subject.tag_ in ("NNS", "NNPS") or _plural_form(subject.lower_)
+        words[at] = ("are " if plural else "is ") + words[at]
+        return "".join(words), None
     following = next((t.i for t in doc if t.lower_ == "following" and t.i > 0 and doc[t.i - 1].lower_ == "the"), None)
     # the sentence that asks (context sentences before it have verbs of their own: "Child presents with ...")
     if following is None or any(t.tag_ in FINITE_TAGS for t in doc[following].sent):
@@ -463,6 +463,79 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
 
 
 _VERB_ADVERBS = frozenset({"best", "most", "rightly", "correctly", "usually", "commonly", "mostly", "also"})
+
+
+def _telegraphic_participle(doc: Any, root: Any) -> tuple[Any, int] | None:
+    """A noun phrase and a participle with no "is"/"are" ("Wilson curve seen in", "Pegloticase used in which ...",
+    "Short sharp pain of tooth transmitted to brain by", "LA deposited in"): its subject and where the copula goes
+    (before an adverb on the participle: "Nasal antrostomy is usually done from"). The participle must be one no past
+    tense could be ("seen", "taken"), or a past form that here can only be passive: before its agent ("caused by") or
+    "as" ("known as"), or of a verb that needs an object and has a preposition instead ("used in", "derived from",
+    "associated with"). Not "Birds evolved from", "Tonsils developed from": past tenses."""
+    from lemminflect import getInflection
+
+    if root.pos_ in ("NOUN", "PROPN"):
+        subject = root
+        p = next((c for c in root.children if c.dep_.startswith("acl") and c.tag_ == "VBN" and c.i > root.i), None)
+    elif root.tag_ == "VBN" and not any(c.dep_.startswith("aux") for c in root.children):
+        subject = next((c for c in root.children if c.dep_ == "nsubj" and c.i < root.i), None)
+        p = root if subject is not None else None
+    else:
+        return None
+    if subject is None or p is None or any(t.pos_ in ("VERB", "AUX") or _is_wh_word(t) for t in doc[subject.i : p.i]):
+        return None
+    if any(t.text in (",", ";", ":") for t in doc[subject.i : p.i]):
+        return None  # "Tip of ultrasonic scaler after usage, cleaned by": the comma may close a phrase of its own
+    past = getInflection(p.lemma_, "VBD") or ()
+    k = p.i + 1
+    while k < len(doc) and doc[k].tag_ == "RB":
+        k += 1  # "D1 bone found mainly in"
+    after = doc[k] if k < len(doc) else None
+    passive = (
+        p.lower_ not in past
+        or (after is not None and after.lower_ == "by")
+        or (after is not None and after.lower_ == "as" and p.lemma_ in _NAMING_VERBS)
+        or (after is not None and after.tag_ == "IN" and p.lemma_ in _OBJECT_VERBS)
+    )
+    if not passive or not past:
+        return None
+    # the blank is the participle's: at the end ("derived from") or a question word after the participle with at most
+    # a short phrase after it ("used in which of the following conditions?"); not "Hormones produced by what gland in
+    # the neck increase the rate ...", whose verb the tagger missed
+    words = [t for t in doc if not t.is_punct]
+    wh = next((t for t in doc[p.i + 1 :] if _is_wh_word(t)), None)
+    tail = [t for t in words if wh is not None and t.i > wh.i]
+    verb_in_tail = any(t.pos_ in ("VERB", "AUX") and t.lower_ != "following" for t in tail)
+    if words[-1].tag_ not in ("IN", "TO") and (wh is None or len(tail) > 8 or verb_in_tail):
+        return None
+    if sum(t.text in ('"', "\u201c", "\u201d") for t in doc[: subject.i]) % 2:
+        return None  # the subject inside a quoted title: 'Term "Clean Tooth Never Decays" given by'
+    end = wh.i if wh is not None else len(doc)
+    for t in doc[p.i + 1 : end - 1]:  # a verb the tagger read as a noun: "Metal detectors used for airport security
+        nxt = doc[t.i + 1]  # work on which principle"
+        noun_then_preposition = t.tag_ in ("NN", "NNS") and nxt.pos_ in ("ADP", "DET")
+        if noun_then_preposition and doc[t.i - 1].pos_ in ("NOUN", "PROPN") and _is_verb_form(t.lower_, ("VBP", "VBZ")):
+            return None
+    at = p.i - 1 if doc[p.i - 1].tag_ == "RB" and p.i - 1 > subject.i else p.i  # "is usually done", "is not seen"
+    if doc[at - 1].lower_.endswith(("'is", "\u2019is")):
+        return None  # "Stenopic slit'is used": the copula is there, glued to its noun
+    return subject, at
+
+
+# verbs that name: "X known as", "X termed as" (a past tense before "as" would be odd: "X called as")
+_NAMING_VERBS = frozenset("know call term name describe designate define classify refer label".split())  # noqa: SIM905
+
+# verbs that take an object, whose past form right before a preposition is a telegraphic passive ("Pegloticase used
+# in", "Alginate fillers derived from", "X associated with"), not a past tense ("Birds evolved from")
+_OBJECT_VERBS = frozenset(
+    """
+    use derive associate base express measure formulate deposit find give perform produce secrete supply innervate
+    describe detect diagnose indicate prefer recommend administer inherit mediate characterize characterise locate
+    situate involve cover line obtain prepare store excrete metabolize metabolise synthesize synthesise encode
+    control regulate stimulate inhibit block activate release carry transmit create clean treat test demonstrate
+    observe inject insert place apply attach mark prescribe calculate estimate determine assess evaluate record
+    """.split()  # noqa: SIM905
+)
 
 
 def _put_back(text: str, back: tuple[str, str], adoc: Any) -> str:
@@ -997,7 +1070,8 @@ class RuleQA2D:
         if not answer:
             return QA2DResult(text=None, reason="empty_answer"), False, False
         try:
-            flags: dict[str, Any] = {"keep_noun": keep_noun, "dropped_not": prep.dropped_not}
+            asked = req.question.rstrip().endswith("?")
+            flags: dict[str, Any] = {"keep_noun": keep_noun, "dropped_not": prep.dropped_not, "asked": asked}
             text = declarative(prep.text, qdoc, answer, adoc, flags)
             if _OPTIONS_LEFT.search(text):  # "..., or all the following muscles are attached to ...": two stems
                 raise ConversionError("unsupported_question_form", "the options still named in the claim")
@@ -1118,7 +1192,7 @@ def declarative(q: str, qdoc: Any, answer: str, adoc: Any, flags: dict[str, Any]
     if wh is None:
         if first in AUX_WORDS:
             return _yes_no(qdoc, answer)
-        return _declarative_stem(qdoc, answer, adoc)
+        return _declarative_stem(qdoc, answer, adoc, asked=bool(flags.get("asked")))
     return _wh_question(qdoc, wh, answer, adoc, flags)
 
 
@@ -1644,6 +1718,18 @@ def _is_relative(t: Any) -> bool:
         return False
     if t.doc[t.i + 1 : t.i + 3].text.lower() in ("of the", "of these"):
         return False  # "..., which of the following ..." is a question
+    if (
+        t.lower_ == "which"
+        and t.pos_ == "DET"
+        and t.i + 1 < len(t.doc)
+        and t.doc[t.i + 1].pos_ in ("NOUN", "PROPN")
+        and t.i > 0
+        and t.doc[t.i - 1].lower_ == "of"
+        and t.head.i > t.i
+        and "subj" not in t.head.dep_
+        and all(x.pos_ in ("NOUN", "PROPN", "ADJ") for x in t.doc[t.i + 1 : t.head.i])
+    ):  # a determiner after "of" asks: "Thermal conductivity of which material is ...", "The function of which organ
+        return False  # is ..." (after other prepositions it is most often relative: "The part in which light is ...")
     if t.lower_ == "which" and all(
         x.pos_ in ("NOUN", "ADJ", "PROPN", "PUNCT", "ADP", "DET", "NUM", "CCONJ") for x in t.doc[t.i + 1 :]
     ):
@@ -2270,6 +2356,20 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             said = _property_predicate(doc, ph, answer, adoc)
             if said is not None:
                 return said
+            head = doc[ph.end]
+            if (
+                head.tag_ in ("NN", "NNS")
+                and doc[ph.end - 1].lower_ == "following"
+                and head.lower_ not in _PROPERTY_NOUNS
+                and _noun_lemma(head.lower_) not in _FEATURE_NOUNS
+                and _is_modifier(adoc)
+            ):
+                # the asked noun keeps the modifier the answer is: "to assess which of the following pathway" +
+                # "Extrinsic" -> "to assess the extrinsic pathway", "drained by ... vessels" + "Ventral"
+                lowered = answer if _acronym(answer.split()[0]) else answer[0].lower() + answer[1:]
+                several = any(t.lower_ in ("and", "or") for t in adoc)  # "ventral and dorsal vessels"
+                noun = head.text if several or head.tag_ == "NN" else _noun_lemma(head.text)  # "by the oral route"
+                return _replace(doc, ph.start, ph.end, f"{'' if several else 'the '}{lowered} {noun}")
             # "X causes which of the following" + "Resistant to caries": no noun phrase for the noun's place
             raise ConversionError("answer_not_a_noun_phrase", "an adjective answer in place of 'the following'")
         start = ph.start
@@ -2763,6 +2863,13 @@ def _np_plural(span: Any) -> bool:
         if noun is not None:
             root = noun
     return root.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" and c.i < span.end for c in root.children)
+
+
+# asked nouns an adjective answer does not make a noun phrase with: "X causes which of the following features?" +
+# "Malignant" is not "the malignant feature" (the answer is the feature; also _PROPERTY_NOUNS)
+_FEATURE_NOUNS = frozenset(
+    "statement option fact change finding sign symptom reason factor result outcome complication".split()  # noqa: SIM905
+)
 
 
 def _noun_lemma(word: str) -> str:
@@ -3854,7 +3961,7 @@ def _choose_alternative(rest: str, answer: str) -> str:
     raise ConversionError("yes_no_without_polar_answer")
 
 
-def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
+def _declarative_stem(doc: Any, answer: str, adoc: Any, asked: bool = False) -> str:
     """A stem without a question word: fill a trailing 'this'/'these', complete a clause that ends in a
     verb or preposition, or (telegraphic stems: "Drug of choice for X") state 'NP is ANSWER'."""
     toks = [t for t in doc if not t.is_punct or t.text in (",",)]
@@ -3933,7 +4040,9 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
         and toks[-2].lower_ == "to"
         and any(t.tag_ in ("JJS", "RBS") or t.lower_ in ("first", "last") for t in doc[: toks[-2].i])
     ):
-        return _np_stem(doc, answer)  # "In myocardial infarction the first enzyme to rise", not "... fuse to form"
+        return _np_stem(
+            doc, answer, asked
+        )  # "In myocardial infarction the first enzyme to rise", not "... fuse to form"
     if (
         last.pos_ in ("VERB", "AUX", "ADP", "DET", "SCONJ", "CCONJ")
         or last.tag_ in ("VBN", "IN", "TO", "VBZ", "VBP", "VBD")
@@ -3981,7 +4090,7 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
     sents = list(doc.sents)
     multi = len(sents) > 1 and doc[sents[-1].start - 1].text in (".", "!", "?")
     if not finite and not multi:
-        return _np_stem(doc, answer)
+        return _np_stem(doc, answer, asked)
     # (a vignette whose verbs the tagger missed, "A patient notices ... which has been there ...", then a telegraphic
     # stem, "The most probable diagnosis:", is tried as one too, before the whole is read as one noun phrase)
     if multi:
@@ -3995,9 +4104,9 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any) -> str:
             and not (stem[0].tag_ == "VB" or stem[0].lower_ in IMPERATIVES or (len(stem) > 1 and stem[1].tag_ == "DT"))
         ):
             context = doc[: stem.start].text
-            return f"{context} {_sentence_start(context, _np_stem(stem.as_doc(), answer))}"
+            return f"{context} {_sentence_start(context, _np_stem(stem.as_doc(), answer, asked))}"
     if not finite:
-        return _np_stem(doc, answer)
+        return _np_stem(doc, answer, asked)
     raise ConversionError("no_question_form")
 
 
@@ -4071,11 +4180,31 @@ def _in_relative_clause(t: Any) -> bool:
 _RELATIVE_WORDS = (WH_NOMINAL - {"what"}) | {"that", "where", "when"}
 
 
-def _np_stem(doc: Any, answer: str) -> str:
+def _relative_on_noun(t: Any, asked: bool = False) -> bool:
+    """A relative word right after the noun it modifies, or after that noun's preposition: "Organism which causes
+    bacterial endocarditis", "Only tooth in which buccal surface ...", "Best site from where specimen ...": the noun
+    phrase stem keeps its relative clause ("The organism which causes ... is Streptococcus viridans")."""
+    doc = t.doc
+    if t.lower_ not in ("which", "that", "who", "whom", "whose", "where", "when") or t.i == 0:
+        return False
+    prev = doc[t.i - 1]
+    if prev.pos_ == "ADP" and t.i > 1:
+        prev = doc[t.i - 2]
+    if prev.dep_ != "ROOT" and prev.head.dep_ != "ROOT":
+        return False  # the stem's own noun, not one deep inside a clause ("... covered with membrane which can be ...")
+    if t.dep_ == "det" or not any(x.pos_ in ("VERB", "AUX") for x in doc[t.i + 1 :]):
+        return False  # "The corona surrounds which major object?": it asks
+    if asked and t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("NOUN", "PROPN", "ADJ"):
+        return False  # in a question (with its "?"): "People with which skin type run a greater risk of ...?" (not
+        # the stem "Only tooth in which buccal surface is made of 2 lobes")
+    return prev.pos_ in ("NOUN", "PROPN") and _is_relative(t)
+
+
+def _np_stem(doc: Any, answer: str, asked: bool = False) -> str:
     """'Most useful test in vesicovaginal fistula' + 'cystoscopy' -> 'The most useful test in ... is cystoscopy'; a
     phrase before the noun stays in front: 'In myocardial infarction the first enzyme to rise' + 'CPK' -> 'In
     myocardial infarction, the first enzyme to rise is CPK'."""
-    if any(_is_wh_word(t) for t in doc):
+    if any(_is_wh_word(t) and not _relative_on_noun(t, asked) for t in doc):
         raise ConversionError("no_question_form", "a question word the rules could not place")
     span = doc[:]
     opener = ""
