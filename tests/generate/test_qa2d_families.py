@@ -2346,6 +2346,97 @@ MEDMCQA_STEMS_45 = [
 ]
 
 
+MEDMCQA_STEMS_46 = [
+    # a telegraphic participle that can only be passive gets its copula (session 46; before: "Pegloticase used in ...")
+    ("Pegloticase used in which of the following conditions?", "Chronic Gout", "Pegloticase is used in Chronic Gout."),
+    ("Alginate fillers derived from", "Diatomaceous earth", "Alginate fillers are derived from diatomaceous earth."),
+    ("Ciliocytophthoria caused by", "Viral infection", "Ciliocytophthoria is caused by viral infection."),
+    ("D1 bone found mainly in which site?", "Anterior mandible", "D1 bone is found mainly in the anterior mandible."),
+    (
+        "Beta 3 glucan assay testing not done for",
+        "Mucormycosis",
+        "Beta 3 glucan assay testing is not done for Mucormycosis.",
+    ),
+    # (not a past tense, a quoted title, a copula glued to its noun, or a verb the tagger read as a noun after it)
+    ("Birds evolved from", "dinosaurs", "Birds evolved from dinosaurs."),
+    ("Tonsils developed from:", "Ventral part of 2nd pouch.", "Tonsils developed from ventral part of 2nd pouch."),
+    ("Stenopic slit'is used for all except-", "Corneal tattooing", "Stenopic slit'is used for corneal tattooing."),
+    (
+        "Metal detectors used for airport security work on which principle?",
+        "inductance",
+        "Metal detectors used for airport security work on inductance.",
+    ),
+    (
+        "Hormones produced by what gland in the neck increase the rate of metabolism in cells throughout the body?",
+        "thyroid",
+        "Hormones produced by the thyroid gland in the neck increase the rate of metabolism in cells throughout the "
+        "body.",
+    ),
+    # a noun-phrase stem keeps its relative clause (before: no_question_form)
+    (
+        "Organism which causes bacterial endocarditis:",
+        "Streptococcus viridans",
+        "The organism which causes bacterial endocarditis is streptococcus viridans.",
+    ),
+    (
+        "Only tooth in which buccal surface is made of 2 lobes",
+        "Upper 1st molar",
+        "The only tooth in which buccal surface is made of 2 lobes is upper 1st molar.",
+    ),
+    # (not a question word after a preposition in a question, nor one deep inside a vignette's clause)
+    ("People with which skin type run a greater risk of vitamin d deficiency?", "darker skin", None),
+    (
+        "A 59-year-old female presents with gingival condition punched out crater-like depression covered with "
+        "membrane which can be pulled off painlessly?",
+        "ANUG",
+        None,
+    ),
+    # a stem's final comma goes ("is called," is a blank at the end)
+    (
+        "A statistical test which indicates the chance of an observed difference between two means occurring by "
+        "chance is called,",
+        "Tests of significance",
+        "A statistical test which indicates the chance of an observed difference between two means occurring by "
+        "chance is called tests of significance.",
+    ),
+    # "which of following" asks like "which of the following"; a determiner "which" after "of" asks
+    (
+        "Coefficient of thermal expansion of which of following is most similar to that of tooth?",
+        "Silicate cement",
+        "Coefficient of thermal expansion of silicate cement is most similar to that of tooth.",
+    ),
+    (
+        "Thermal conductivity of which material is close to dentin:",
+        "Silicate",
+        "Thermal conductivity of silicate is close to dentin.",
+    ),
+    (
+        "The function of which organ is to filter blood and form urine?",
+        "liver",
+        "The function of the liver is to filter blood and form urine.",
+    ),
+    # (after other prepositions "which" + a noun is most often relative)
+    (
+        "The part of the shadow in which light is completely blocked is called what?",
+        "umbra",
+        "The part of the shadow in which light is completely blocked is called umbra.",
+    ),
+    # an adjective answer in place of "the following N" keeps N (before: answer_not_a_noun_phrase)
+    (
+        "This is used to assess which of the following pathway?",
+        "Extrinsic",
+        "This is used to assess the extrinsic pathway.",
+    ),
+    (
+        "Midazolam cannot be given by which of the following routes:",
+        "Oral",
+        "Midazolam cannot be given by the oral route.",
+    ),
+    # (not for nouns the adjective answer is: "the malignant feature")
+    ("X causes which of the following features?", "Malignant", None),
+]
+
+
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
     "doubled": DOUBLED,
@@ -2394,6 +2485,7 @@ FAMILIES = {
     "medmcqa_stems_43": MEDMCQA_STEMS_43,
     "medmcqa_stems_44": MEDMCQA_STEMS_44,
     "medmcqa_stems_45": MEDMCQA_STEMS_45,
+    "medmcqa_stems_46": MEDMCQA_STEMS_46,
 }
 
 

@@ -670,8 +670,13 @@ class RuleQA2D:
         # sentence is no question when the last sentence ends on an open copula (_context_wh); "This is:" and "that
         # is:" at the end take the answer after the copula; "is;" at the end is "is:"; a fronted "preposition +
         # which" before a clause in plain order takes the answer in its place ("At stage 6, the tooth starts ...");
-        # do-support before an "-s" verb ("What does this signifies?"); an ordering question is a reject
-        self.model_id = f"rules-v45+{self._nlp.model_id}{parts}"
+        # do-support before an "-s" verb ("What does this signifies?"); an ordering question is a reject; v46: a
+        # telegraphic participle that can only be passive gets its copula ("Pegloticase is used in ...", "... is caused
+        # by", _telegraphic_participle), a noun-phrase stem keeps its relative clause ("The organism which causes
+        # bacterial endocarditis is ...", _relative_on_noun), "which of following" is "which of the following", a
+        # determiner "which" after "of" asks ("Thermal conductivity of silicate is ..."), an adjective answer in place
+        # of "the following N" keeps N ("to assess the extrinsic pathway"), a stem's final comma goes
+        self.model_id = f"rules-v46+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
