@@ -2434,6 +2434,27 @@ MEDMCQA_STEMS_46 = [
     ),
     # (not for nouns the adjective answer is: "the malignant feature")
     ("X causes which of the following features?", "Malignant", None),
+    # a plural answer replaces "which N" whose noun the tagger read as a verb (SciQ; before: "Independent variables
+    # factors are ..."); a modifier answer keeps the noun
+    (
+        "Which factors are controlled by the experimenter?",
+        "independent variables",
+        "Independent variables are controlled by the experimenter.",
+    ),
+    ("What waves are used in radar?", "radio", "Radio waves are used in radar."),
+    # an adverb on the asked noun's modifier is part of the wh-phrase (before: "... from black holes extremely dense
+    # object sometimes found in deep space.")
+    (
+        "Not even light can escape from what extremely dense object sometimes found in deep space?",
+        "black holes",
+        "Not even light can escape from black holes sometimes found in deep space.",
+    ),
+    (
+        "When energy is captured or transformed, it inevitably degrades and becomes what less useful form of energy?",
+        "chemical",
+        "When energy is captured or transformed, it inevitably degrades and becomes chemical energy.",
+    ),
+    ("What weakly scatters visible light?", "air", "Air weakly scatters visible light."),
 ]
 
 

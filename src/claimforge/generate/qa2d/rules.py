@@ -675,7 +675,9 @@ class RuleQA2D:
         # by", _telegraphic_participle), a noun-phrase stem keeps its relative clause ("The organism which causes
         # bacterial endocarditis is ...", _relative_on_noun), "which of following" is "which of the following", a
         # determiner "which" after "of" asks ("Thermal conductivity of silicate is ..."), an adjective answer in place
-        # of "the following N" keeps N ("to assess the extrinsic pathway"), a stem's final comma goes
+        # of "the following N" keeps N ("to assess the extrinsic pathway"), a stem's final comma goes, a plural answer
+        # replaces "which N" whose N the tagger read as a verb (_with_plural_asked_noun), an adverb on the asked noun's
+        # modifier is in the wh-phrase ("what extremely dense object")
         self.model_id = f"rules-v46+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -1970,6 +1972,14 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         and after_nxt.lower_ in ("because", "when", "if", "unless", "whenever")
         and "VERB" in getAllLemmas(nxt.lower_)
     )
+    if nxt is not None and w in ("what", "which") and nxt.tag_ in ("RB", "RBR", "RBS") and nxt.i + 2 < len(doc):
+        # an adverb on the asked noun's modifier: "what extremely dense object", "which closely packed cells", "what
+        # commonly found liquid" (not "what more slowly than", "What weakly scatters")
+        mod = doc[nxt.i + 1]
+        end = _noun_run_end(doc, nxt.i + 1)
+        coordinated = end + 1 < len(doc) and doc[end + 1].lower_ in ("and", "or", "to")  # "new addition to and ..."
+        if mod.tag_ in ("JJ", "JJR", "VBN") and end > nxt.i + 1 and doc[end].tag_ in ("NN", "NNS") and not coordinated:
+            return WhPhrase(start, end, t, "det", prep, t.i + 1)
     if (
         nxt is not None
         and w in ("what", "which", "whose")
@@ -1996,6 +2006,23 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
         if end >= t.i + 1:
             return WhPhrase(start, end, t, "det", prep, t.i + 1)
     return WhPhrase(start, t.i, t, "nominal", prep)
+
+
+def _with_plural_asked_noun(doc: Any, ph: WhPhrase, adoc: Any) -> WhPhrase:
+    """A bare "what"/"which" whose plural noun the tagger left out of the phrase (read as a verb: "Which factors are
+    controlled ..."), widened to take it when the answer ends in a plural noun of its own: "independent variables"
+    replaces "which factors" ("Independent variables are controlled ...", not "Independent variables factors ...").
+    A modifier answer keeps the noun as before ("What waves are" + "radio" -> "Radio waves are")."""
+    k = ph.end + 1
+    if ph.kind != "nominal" or ph.partitive or ph.word.lower_ not in ("what", "which") or k + 1 >= len(doc):
+        return ph
+    noun, after = doc[k], doc[k + 1]
+    if not (_plural_form(noun.lower_) and after.pos_ == "AUX" and len(adoc)):
+        return ph
+    last = adoc[-1]
+    if last.tag_ != "NNS" or not _plural_form(last.lower_) or last.lower_ == noun.lower_:
+        return ph
+    return dataclasses.replace(ph, end=k)
 
 
 def _answer_phrase(ph: WhPhrase, doc: Any, answer: str, adoc: Any, flags: dict[str, Any]) -> str:
@@ -2333,6 +2360,7 @@ def _fronted_without_inversion(doc: Any, ph: WhPhrase, filler: str, adoc: Any) -
 
 
 def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str, Any]) -> str:
+    ph = _with_plural_asked_noun(doc, ph, adoc)
     filler = _answer_phrase(ph, doc, answer, adoc, flags)
     cstart = _clause_start(doc, doc[ph.start])
     prefix = doc[:cstart].text_with_ws if cstart > 0 else ""
