@@ -928,8 +928,13 @@ THE_FOLLOWING = [
         "1 Fc and 2 Fab fragments",
         "Hydrolysis of IgG with papain will lead to formation of 1 Fc and 2 Fab fragments.",
     ),
-    # a bare "following" inside the stem may be the preposition: left alone (no claim)
-    ("I.V. diazepam causes following in a patient on dental chair:", "Virrel's sign", None),
+    # a bare "following" inside the stem may be the preposition: left alone (no claim); after a verb that takes it as
+    # its object it is "the following" since rules-v46 (MEDMCQA_STEMS_46)
+    (
+        "Most common complication following tonsillectomy:",
+        "Secondary hemorrhage",
+        "The most common complication following tonsillectomy is a secondary hemorrhage.",
+    ),
     (
         "Autoinfection can be caused by all the following helminths except:",
         "Ascaris lumbricoides",
@@ -2455,6 +2460,54 @@ MEDMCQA_STEMS_46 = [
         "When energy is captured or transformed, it inevitably degrades and becomes chemical energy.",
     ),
     ("What weakly scatters visible light?", "air", "Air weakly scatters visible light."),
+    # a word tagged as a finite verb that is no verb form does not make the stem a clause ("sealant" read as VBP)
+    (
+        "The penetration of the fissure sealant into the fissure:",
+        "Must occur before the polymerization of the material",
+        "The penetration of the fissure sealant into the fissure must occur before the polymerization of the material.",
+    ),
+    # a subordinator and the noun phrase of its subject end the stem; an infinitive answer after an adjective
+    (
+        "High copper dental amalgams are superior to other amalgams because high copper dental amalgams:",
+        "Have less marginal breakdown",
+        "High copper dental amalgams are superior to other amalgams because high copper dental amalgams have less "
+        "marginal breakdown.",
+    ),
+    (
+        "The radiographic examination of a traumatized tooth is essential -",
+        "To establish baseline data",
+        "The radiographic examination of a traumatized tooth is essential to establish baseline data.",
+    ),
+    # "following" without its article after a verb or preposition is "the following" (not "Lead cause following except")
+    (
+        "I.V. diazepam causes following in a patient on dental chair:",
+        "Virrel's sign",
+        "I.V. diazepam causes Virrel's sign in a patient on dental chair.",
+    ),
+    ("Lead cause following except", "Macrocytic anemia", "Lead cause following macrocytic anemia."),  # (a reject)
+    (
+        "The most common complication following rheumatoid arthritis of the TMJ is:",
+        "Ankylosis",
+        "The most common complication following rheumatoid arthritis of the TMJ is Ankylosis.",
+    ),
+    # a note in brackets after the word that waits for the answer goes (not one about a figure)
+    (
+        "Most common site for melanotic neuroectodermal tumour of infancy is (MNTI):",
+        "Maxilla",
+        "Most common site for melanotic neuroectodermal tumour of infancy is the maxilla.",
+    ),
+    (
+        "One unit of PRBC raises HCT by: (In exam instead of HCT, they wrote HCV, which we assume to be a spelling "
+        "error):",
+        "3-5%",
+        "One unit of PRBC raises HCT by 3-5%.",
+    ),
+    (
+        "Wave patterns of EEF, ECG and EMG are depicted below. The B pattern belongs to (Figure was not provided "
+        "in the exam):",
+        "Wakefulness",
+        None,
+    ),
 ]
 
 

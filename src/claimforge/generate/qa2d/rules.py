@@ -68,9 +68,10 @@ _EXAM_TAG = re.compile(
 # "(all of) the following (N)" anywhere in a stem, not the preposition ("Following a fall, ...")
 _THE_FOLLOWING = re.compile(
     r"\b(?:all\s+(?:of\s+)?)?the\s+following\b(?!\s+(?:a|an|the|his|her)\b|,)"
-    r"|\bfollowing(?=\s+[\w-]+\s*[:\-\u2013]*\s*$)|^following(?=\s+(?:is|are)\b)",
+    r"|^following(?=\s+(?:is|are)\b)",
     re.I,
-)  # not the preposition: "complication following tonsillectomy is", "Following thyroidectomy, ..."
+)  # not the preposition: "complication following tonsillectomy", "Following thyroidectomy, ..." (a bare "following"
+# after a verb or preposition is given its article first: _BARE_FOLLOWING)
 # a stem whose blank is at its end already: the answer is appended ("Drug of choice for the following condition is")
 _OPEN_END = re.compile(
     r"\b(?:is|are|was|were|include|includes|due to|of|by|in|for|with|as|to)\s*[:\-\u2013]*\s*$", re.I
@@ -83,6 +84,15 @@ _WH_NOUN_OF_THE_FOLLOWING = re.compile(
 )
 _OPTIONS_LEFT = re.compile(r"\ball\s+(?:of\s+)?the\s+following\b", re.I)
 _EITHER_COPULA = re.compile(r"\b(?:is\s*/\s*are|are\s*/\s*is)\b", re.I)
+# "following" without its article after a verb or preposition that takes it as an object ("X causes following in a
+# patient", "works on following principle", "due to following reasons except"), with a noun or "in" after it (not
+# "Lead cause following except"); not the preposition "following" after a noun ("complication following surgery")
+_BARE_FOLLOWING = re.compile(
+    r"\b(causes?|have|has|shows?|includes?|involves?|produces?|on|to|for|by|in|into|of|with)\s+following\b"
+    r"(?!\s+(?:a|an|the|except|is|are)\b)"
+    r"(?=\s+(?:in\b|[\w-]+(?:\s+[\w-]+){0,3}\s*(?:except\b|[:?\-\u2013]|$)))",
+    re.I,
+)
 # a stem that already asks "which of the following": an exception's "except" only inverts it ("Which of the
 # following will lead to X, except" must not become "Which of which of the following ...")
 _ASKS_FOLLOWING = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?of\s+(?:the\s+following|these)\b", re.I)
@@ -295,6 +305,7 @@ def prepare_question(question: str) -> Prepared:
     q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
     q = re.sub(r"\b(which|what|all|any)\s+of\s+(?=following\b)", r"\1 of the ", q, flags=re.I)  # "which of following"
+    q = _BARE_FOLLOWING.sub(r"\1 the following", q)  # "causes following in ...", "works on following principle"
     # "Which among the following" -> "Which of the following"
     q = re.sub(r"\b(which|what)\s+(?:among|amongst)\s+(?=the\s+following\b)", r"\1 of ", q, flags=re.I)
     q = _ASKED_NOUN_GLOSS.sub(r"\1", q)
@@ -384,8 +395,19 @@ def prepare_question(question: str) -> Prepared:
     if not _ANY_WH.search(q) and not _OPEN_END.search(q):
         # "X has the following adverse result:" -> "X has which of the following adverse result" (a blank in place)
         q = _THE_FOLLOWING.sub("which of the following", q, count=1)
+    # a note in brackets after the word that waits for the answer goes: "Most common site for ... is (MNTI):", "X
+    # is classified as (according to Melton and Seitzor)", "raises HCT by: (In exam instead of HCT, they wrote HCV
+    # ...):"
+    # (not one that says the question needs a figure: "The B pattern belongs to (Figure was not provided ...)")
+    q = _TRAILING_NOTE.sub(lambda m: m.group(0) if _FIGURE_NOTE.search(m.group(0)) else m.group(1), q)
     q = re.sub(r"[\s?:.,\-\u2013\u2014]+$", "", q).strip()  # also a comma: "... is called,"
     return Prepared(q, inverted, dropped_not)
+
+
+_FIGURE_NOTE = re.compile(r"\b(?:figure|fig|image|picture|diagram|photograph|graph|radiograph|x-ray)s?\b", re.I)
+_TRAILING_NOTE = re.compile(
+    r"(\b(?:is|are|was|were|as|by|to|of|in|at|from|with|for|into)\s*:?)\s*\([^()]{1,120}\)[\s:.\-\u2013]*$", re.I
+)
 
 
 # nouns a stem asks for that are also verbs: "Which of the following sign in Horner syndrome" asks, not says
@@ -677,7 +699,10 @@ class RuleQA2D:
         # determiner "which" after "of" asks ("Thermal conductivity of silicate is ..."), an adjective answer in place
         # of "the following N" keeps N ("to assess the extrinsic pathway"), a stem's final comma goes, a plural answer
         # replaces "which N" whose N the tagger read as a verb (_with_plural_asked_noun), an adverb on the asked noun's
-        # modifier is in the wh-phrase ("what extremely dense object")
+        # modifier is in the wh-phrase ("what extremely dense object"), a word tagged finite that is no verb form does
+        # not make a stem a clause ("the fissure sealant"), a subordinator and its subject's noun phrase end a stem
+        # ("because high copper dental amalgams"), a bare "following" after a verb or preposition is "the following"
+        # (and after a noun the preposition: "complication following tonsillectomy"), a note in brackets at the end goes
         self.model_id = f"rules-v46+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -4014,7 +4039,8 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any, asked: bool = False) -> 
         ):
             return _replace(doc, t.i, t.i, answer)
     # finite verbs of the stem's own clause, not of a relative clause on its noun ("Teeth that erupt in 30 days")
-    finite = [t for t in doc if t.tag_ in FINITE_TAGS and not _in_relative_clause(t)]
+    # (a verb form lemminflect knows: not "The penetration of the fissure sealant into the fissure", "sealant" VBP)
+    finite = [t for t in doc if _real_finite(t) and not _in_relative_clause(t)]
     answer_clause = any(t.tag_ in FINITE_TAGS for t in adoc)
     lowered = answer if not answer or _acronym(answer.split()[0]) else answer[0].lower() + answer[1:]
     one_phrase = (  # the stem is one phrase: "During cryosurgery", "In primary trauma from occlusion"
@@ -4042,10 +4068,17 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any, asked: bool = False) -> 
         and doc[0].lower_ not in ("true", "false", "correct", "incorrect", "not", "all", "features", "effect")
     )
     # the subject of a clause of reason or condition ends the stem: "... for long as they", "... because lidocaine"
-    clause_subject = last.lower_ in ("it", "they") or (
-        last.pos_ in ("NOUN", "PROPN")
-        and len(toks) > 1
-        and toks[-2].lower_ in ("because", "as", "since", "if", "when", "that", "unless")
+    subordinator = next(
+        (k for k in range(len(toks) - 2, max(len(toks) - 7, -1), -1) if toks[k].lower_ in _SUBJECT_SUBORDINATORS), None
+    )
+    clause_subject = (
+        last.lower_ in ("it", "they")
+        or (
+            last.pos_ in ("NOUN", "PROPN")
+            and subordinator is not None
+            # "because lidocaine", "because high copper dental amalgams": a noun phrase after the subordinator
+            and all(t.pos_ in ("DET", "ADJ", "NOUN", "PROPN", "NUM") for t in toks[subordinator + 1 :])
+        )
     )
     # after an opening phrase and its comma, a noun phrase that waits for its verb: "In resorption of roots of the
     # primary teeth, the dental pulp" + "Plays a passive role", "..., the teeth usually" + "Remain in function"
@@ -4118,8 +4151,15 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any, asked: bool = False) -> 
         # a complete clause, then where or how: "Hammock ligament is present" + "In apical area of a tooth", "...
         # tray should be seated first" + "Anteriorly"
         return f"{doc.text.strip(' -:;,')} {lowered}"
-    if finite and last.pos_ in ("NOUN", "PROPN") and len(adoc) > 1 and adoc[0].lower_ == "to" and adoc[1].tag_ == "VB":
-        return f"{doc.text.strip(' -:;,')} {lowered}"  # "HIV sentinel surveillance provides data" + "To monitor ..."
+    if (
+        finite
+        and last.pos_ in ("NOUN", "PROPN", "ADJ")
+        and len(adoc) > 1
+        and adoc[0].lower_ == "to"
+        and adoc[1].tag_ == "VB"
+    ):
+        # "HIV sentinel surveillance provides data" + "To monitor ...", "... is essential" + "To establish ..."
+        return f"{doc.text.strip(' -:;,')} {lowered}"
     sents = list(doc.sents)
     multi = len(sents) > 1 and doc[sents[-1].start - 1].text in (".", "!", "?")
     if not finite and not multi:
@@ -4141,6 +4181,9 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any, asked: bool = False) -> 
     if not finite:
         return _np_stem(doc, answer, asked)
     raise ConversionError("no_question_form")
+
+
+_SUBJECT_SUBORDINATORS = frozenset({"because", "as", "since", "if", "when", "that", "unless"})
 
 
 # class nouns that end a stem waiting for the name the answer gives: "deficiency of factor" + "VIII"
