@@ -2018,6 +2018,30 @@ MEDMCQA_STEMS_43 = [
     # a wh-word left in a noun-phrase stem makes no claim ("with which skin type" parses as "in which" does)
     ("People with which skin type run a greater risk of vitamin d deficiency?", "darker skin", None),
     ("In a tropical rainforest, where are ferns common?", "understory", None),
+    # a sentence's period with no space after it (before: "... is XY.What is ...", no question found)
+    (
+        "In iron poisoning drug Desferoxamine is given.what is its mechanism of action -",
+        "By binding with trivalent Fe3+",
+        "In iron poisoning drug Desferoxamine is given. Its mechanism of action is by binding with trivalent Fe3+.",
+    ),
+    # an action answer after a subject that names an action takes "to", also a verb the tagger read as a noun
+    (
+        "What is the next step in the management of this patient?",
+        "Retrieve follicles",
+        "The next step in the management of this patient is to retrieve follicles.",
+    ),
+    ("What is the next step?", "Give cabergoline", "The next step is to give cabergoline."),
+    # (not a noun: "The best finish line ... is shoulder with bevel", "The undesirable side effect ... is pain")
+    (
+        "The best finish line for anterior metal ceramic crown is:",
+        "Shoulder with bevel",
+        "The best finish line for anterior metal ceramic crown is shoulder with bevel.",
+    ),
+    (
+        "The treatment of choice is:",
+        "Complete debridement and apexification",
+        "The treatment of choice is complete debridement and apexification.",
+    ),
 ]
 
 MEDMCQA_STEMS_44 = [

@@ -290,6 +290,8 @@ def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
     q = _EXAM_TAG.sub("", " ".join(question.split()))
     q = re.sub(r"(?<=[a-z]{2}),(?=[a-z]{2})", ", ", q, flags=re.I)  # "In alpha-thalassemia trait,electrophoresis"
+    # a sentence's period with no space after it: "... is XY.What is the probable diagnosis?", "... given.what is ..."
+    q = re.sub(r"(?<=[A-Za-z]{2})\.(?=[A-Z][a-z]|(?:what|which|who|where|when|why|how)\b)", ". ", q)
     head, mark, tail = q.partition("?")
     if mark and tail.strip() and _ANY_WH.search(head):
         q = head  # "What force opposes motion? for example a car braking" -> the question only
@@ -702,7 +704,9 @@ class RuleQA2D:
         # modifier is in the wh-phrase ("what extremely dense object"), a word tagged finite that is no verb form does
         # not make a stem a clause ("the fissure sealant"), a subordinator and its subject's noun phrase end a stem
         # ("because high copper dental amalgams"), a bare "following" after a verb or preposition is "the following"
-        # (and after a noun the preposition: "complication following tonsillectomy"), a note in brackets at the end goes
+        # (and after a noun the preposition: "complication following tonsillectomy"), a note in brackets at the end
+        # goes, a period with no space after it ends a sentence ("is XY.What is"), an action answer after a subject
+        # that names an action takes "to" also when the tagger reads its verb as a noun ("is to retrieve follicles")
         self.model_id = f"rules-v46+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -4216,17 +4220,29 @@ def _action_after_copula(text: str, answer: str, adoc: Any) -> str:
     "is to regulate" when the subject names an action ("The function of X", "Your advice", "the next step in
     management"); otherwise the copula goes and the verb agrees with it ("The steroids are exacerbate the
     inflammatory response" -> "The steroids exacerbate ..."). Other claims are returned as they are."""
-    from lemminflect import getInflection
+    from lemminflect import getAllLemmas, getInflection
 
-    if not len(adoc) or adoc[0].tag_ not in ("VB", "VBP") or not base_verb_only(adoc[0].lower_):
+    if not len(adoc) or not answer.split():
         return text
     verb = answer.split()[0]
     m = re.search(rf"\b(is|are|was|were)\s+({re.escape(verb)})\b", text, re.I)
     if m is None:
         return text
     subject = re.split(r"[.,;:]\s", text[: m.start()])[-1].lower().split()
-    if _ACTION_NOUNS & set(subject):
+    # after a subject that names an action, a base form the tagger may call a noun ("Retrieve follicles", "Give
+    # cabergoline": "The next step ... is to retrieve follicles"); not a plural or a noun-only word
+    first = adoc[0]
+    base = tuple(getAllLemmas(first.lower_).get("VERB", ()))[:1] == (first.lower_,)
+    # a verb as the tagger reads it, or a word lemminflect knows only as a verb that the tagger calls a noun
+    # ("Retrieve follicles"); not "Shoulder with bevel", "Pain", "Block of sodium channels", "Complete debridement"
+    verbal = (first.tag_ in ("VB", "VBP") and first.dep_ == "ROOT") or (
+        first.tag_ == "NN" and base_verb_only(first.lower_)
+    )
+    base = base and verbal and not (len(adoc) > 1 and adoc[1].lower_ in ("of", "in", "and", ","))
+    if _ACTION_NOUNS & set(subject) and base and first.tag_ not in ("NNS", "NNPS", "VBZ", "VBD", "VBN", "VBG"):
         return f"{text[: m.end(1)]} to {text[m.start(2) :]}"
+    if adoc[0].tag_ not in ("VB", "VBP") or not base_verb_only(adoc[0].lower_):
+        return text
     tag = {"is": "VBZ", "was": "VBD", "were": "VBD"}.get(m.group(1).lower(), "VBP")
     form = (getInflection(verb.lower(), tag) or (verb.lower(),))[0]
     return f"{text[: m.start(1)]}{form}{text[m.end(2) :]}"
