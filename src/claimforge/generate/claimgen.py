@@ -649,7 +649,7 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="49",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                version="50",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
                 # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3; 5: misparsed coordination
                 # and subordinate roots rejected, appositions without a comma kept, figure pointers removed, "As
                 # mentioned," openers; abbreviations written out without a doubled word; the claim check wellformed-v4;
@@ -673,7 +673,8 @@ class ClaimGen(Pipeline):
                 # attachment, an odd left part, a list that goes on, "risk of A and B", the verb's number, "than"),
                 # nor one dropping what precedes "as well as"; "due to" kept whole; the claim check wellformed-v9;
                 # 47: wellformed-v10 (a "Not" left before its verb); 48: wellformed-v11 (a verb the tagger calls a
-                # plural noun); 49: wellformed-v12 (no unknown-word penalty in the LM score, "foramen is")
+                # plural noun); 49: wellformed-v12 (no unknown-word penalty in the LM score, "foramen is"); 50:
+                # wellformed-v13 (a participle's object or an age is no plural subject)
             ),
             Stage(
                 "choose evidence",

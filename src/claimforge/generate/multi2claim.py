@@ -243,7 +243,8 @@ class Multi2Claim(Pipeline):
                 # 54: rules-v44 (noun-phrase answers to truth stems, "X has the following function" + a predicate,
                 # "Which of the following ... except" asked once); 55: rules-v45 (a verb made plural for a clearly
                 # plural subject: "Topical steroids are ..."), wellformed-v12 (no unknown-word penalty in the LM score)
-                # 56: rules-v46 (telegraphic participles get their copula, relative clauses in noun-phrase stems)
+                # 56: rules-v46 (telegraphic participles get their copula, relative clauses in noun-phrase stems),
+                # wellformed-v13
                 version="56",
             ),
             Stage(

@@ -677,6 +677,10 @@ def _singular_verb_of_plural_subject(doc: Any) -> tuple[Any, Any] | None:
         subj = next((c for c in t.children if c.dep_ in ("nsubj", "nsubj:pass")), None)
         if not finite or subj is None or not subj.is_alpha or subj.tag_ not in ("NNS", "NNPS", "NN", "NNP"):
             continue
+        if any(x.tag_ == "VBG" and x.i < subj.i and x.dep_ in ("aux", "acl", "amod") for x in subj.subtree):
+            continue  # a participle's object read as the subject: "The tooth most commonly having bifurcated roots is"
+        if _age_unit(subj):
+            continue  # "2 years female has been treated": an age, not the subject
         if subj.i > finite[0].i:
             continue  # a subject after its verb is a misparse here ("This is because less proprioceptors are ...")
         first_noun = next((x for x in t.sent if x.tag_.startswith("NN")), None)  # the root's sentence, not a context's
@@ -697,6 +701,18 @@ def _singular_verb_of_plural_subject(doc: Any) -> tuple[Any, Any] | None:
         if (plural or coordinated) and not clausal:
             return subj, finite[0]
     return None
+
+
+def _age_unit(t: Any) -> bool:
+    """A unit of time after a number and before the noun it ages ("2 years female", "5 years child")."""
+    doc = t.doc
+    return (
+        t.lower_ in ("years", "yrs", "months", "weeks", "days", "hours")
+        and t.i > 0
+        and doc[t.i - 1].like_num
+        and t.i + 1 < len(doc)
+        and doc[t.i + 1].pos_ in ("NOUN", "PROPN", "ADJ")
+    )
 
 
 def _shared_determiner(subj: Any) -> bool:
