@@ -402,3 +402,10 @@ def test_a_copula_the_parse_makes_the_root_dangles(parse, text: str, dangling: b
 def test_agreement_errors_of_session_46(parse, text: str, error: bool) -> None:  # type: ignore[no-untyped-def]
     reasons = wf.wellformed_reasons(text, parse(text), lambda w: True)
     assert any(r.startswith("agreement") for r in reasons) == error, text
+
+
+def test_the_end_of_a_hyphenated_word_does_not_dangle(parse) -> None:  # type: ignore[no-untyped-def]
+    text = "The occlusal clearance of an onlay is best detected by wax chew-in."
+    assert not [r for r in wf.fluency_checks(text, parse(text)) if r.startswith("dangling_end")]
+    text = "The drug is used for."
+    assert [r for r in wf.fluency_checks(text, parse(text)) if r.startswith("dangling_end")]
