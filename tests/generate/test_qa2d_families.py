@@ -2042,6 +2042,12 @@ MEDMCQA_STEMS_43 = [
         "Complete debridement and apexification",
         "The treatment of choice is complete debridement and apexification.",
     ),
+    # "What to do next?" asks what is to be done next
+    (
+        "A patient has pain epigastrium. Chest X-ray normal. What to do next?",
+        "Serum lipase",
+        "A patient has pain epigastrium. Chest X-ray normal. Serum lipase is to be done next.",
+    ),
 ]
 
 MEDMCQA_STEMS_44 = [

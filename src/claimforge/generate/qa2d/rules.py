@@ -308,6 +308,8 @@ def prepare_question(question: str) -> Prepared:
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
     q = re.sub(r"\b(which|what|all|any)\s+of\s+(?=following\b)", r"\1 of the ", q, flags=re.I)  # "which of following"
     q = _BARE_FOLLOWING.sub(r"\1 the following", q)  # "causes following in ...", "works on following principle"
+    # "What to do next?", "What to be done next?"
+    q = re.sub(r"\bwhat\s+to\s+(?:be\s+done|do)\s+next\b", "what is to be done next", q, flags=re.I)
     # "Which among the following" -> "Which of the following"
     q = re.sub(r"\b(which|what)\s+(?:among|amongst)\s+(?=the\s+following\b)", r"\1 of ", q, flags=re.I)
     q = _ASKED_NOUN_GLOSS.sub(r"\1", q)
@@ -706,7 +708,8 @@ class RuleQA2D:
         # ("because high copper dental amalgams"), a bare "following" after a verb or preposition is "the following"
         # (and after a noun the preposition: "complication following tonsillectomy"), a note in brackets at the end
         # goes, a period with no space after it ends a sentence ("is XY.What is"), an action answer after a subject
-        # that names an action takes "to" also when the tagger reads its verb as a noun ("is to retrieve follicles")
+        # that names an action takes "to" also when the tagger reads its verb as a noun ("is to retrieve follicles"),
+        # "What to do next?" is "What is to be done next?"
         self.model_id = f"rules-v46+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
