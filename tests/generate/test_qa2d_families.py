@@ -2042,6 +2042,17 @@ MEDMCQA_STEMS_43 = [
         "Complete debridement and apexification",
         "The treatment of choice is complete debridement and apexification.",
     ),
+    # a determiner "which" right after a noun, on its clause's subject before its verb, asks (not a relative's verb)
+    (
+        "During mandibular nerve block which nerve also gets damaged",
+        "Facial",
+        "During mandibular nerve block the facial nerve also gets damaged.",
+    ),
+    (
+        "Peg-shaped incisors which taper towards the incisal edge are typically seen in:",
+        "Congenital syphilis",
+        "Peg-shaped incisors which taper towards the incisal edge are typically seen in congenital syphilis.",
+    ),
     # "What to do next?" asks what is to be done next
     (
         "A patient has pain epigastrium. Chest X-ray normal. What to do next?",

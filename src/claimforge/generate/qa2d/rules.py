@@ -709,7 +709,8 @@ class RuleQA2D:
         # (and after a noun the preposition: "complication following tonsillectomy"), a note in brackets at the end
         # goes, a period with no space after it ends a sentence ("is XY.What is"), an action answer after a subject
         # that names an action takes "to" also when the tagger reads its verb as a noun ("is to retrieve follicles"),
-        # "What to do next?" is "What is to be done next?"
+        # "What to do next?" is "What is to be done next?", a determiner "which" after a noun on its clause's subject
+        # asks ("During mandibular nerve block which nerve also gets damaged")
         self.model_id = f"rules-v46+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -1757,18 +1758,8 @@ def _is_relative(t: Any) -> bool:
         return False
     if t.doc[t.i + 1 : t.i + 3].text.lower() in ("of the", "of these"):
         return False  # "..., which of the following ..." is a question
-    if (
-        t.lower_ == "which"
-        and t.pos_ == "DET"
-        and t.i + 1 < len(t.doc)
-        and t.doc[t.i + 1].pos_ in ("NOUN", "PROPN")
-        and t.i > 0
-        and t.doc[t.i - 1].lower_ == "of"
-        and t.head.i > t.i
-        and "subj" not in t.head.dep_
-        and all(x.pos_ in ("NOUN", "PROPN", "ADJ") for x in t.doc[t.i + 1 : t.head.i])
-    ):  # a determiner after "of" asks: "Thermal conductivity of which material is ...", "The function of which organ
-        return False  # is ..." (after other prepositions it is most often relative: "The part in which light is ...")
+    if _asking_determiner(t):
+        return False
     if t.lower_ == "which" and all(
         x.pos_ in ("NOUN", "ADJ", "PROPN", "PUNCT", "ADP", "DET", "NUM", "CCONJ") for x in t.doc[t.i + 1 :]
     ):
@@ -1785,6 +1776,31 @@ def _is_relative(t: Any) -> bool:
         return t.i - 1 > 0 and t.doc[t.i - 2].pos_ in ("NOUN", "PROPN", "PRON")
     head_rel = t.head.dep_ in ("acl:relcl", "acl") or t.dep_ == "acl:relcl"
     return bool(prev.pos_ in ("NOUN", "PROPN", "PUNCT", "PRON") and (head_rel or prev.text in (",", "(")))
+
+
+def _asking_determiner(t: Any) -> bool:
+    """A determiner "which" that asks, not a relative pronoun: after "of", on a noun that is no subject ("Thermal
+    conductivity of which material is ...", "The function of which organ is ..."; after other prepositions it is most
+    often relative: "The part of the shadow in which light is ..."), or right after a noun, on the subject of its clause
+    ("In chronic allergy which Ig are more persistent": a relative pronoun is not followed by its clause's subject)."""
+    doc = t.doc
+    if t.lower_ != "which" or t.pos_ != "DET" or t.i == 0 or t.i + 1 >= len(doc):
+        return False
+    nxt, prev = doc[t.i + 1], doc[t.i - 1]
+    if nxt.pos_ not in ("NOUN", "PROPN"):
+        return False
+    if prev.pos_ in ("NOUN", "PROPN"):
+        k = t.i + 2
+        while k < len(doc) and doc[k].tag_ in ("RB", "RBR", "RBS"):
+            k += 1  # "which nerve also gets damaged"
+        # its verb right after it (not "Peg-shaped incisors which taper towards ...": "taper" is the relative's verb)
+        return "subj" in nxt.dep_ and k < len(doc) and doc[k].pos_ in ("AUX", "VERB") and doc[k].tag_ in FINITE_TAGS
+    return (
+        prev.lower_ == "of"
+        and t.head.i > t.i
+        and "subj" not in t.head.dep_
+        and all(x.pos_ in ("NOUN", "PROPN", "ADJ") for x in doc[t.i + 1 : t.head.i])
+    )
 
 
 _OPENING_WORDS = frozenset({"besides", "other", "according", "apart", "unlike", "like", "compared"})
