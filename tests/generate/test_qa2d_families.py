@@ -2053,11 +2053,50 @@ MEDMCQA_STEMS_43 = [
         "Congenital syphilis",
         "Peg-shaped incisors which taper towards the incisal edge are typically seen in congenital syphilis.",
     ),
-    # "What to do next?" asks what is to be done next
+    # "What to do next?" asks for the next step (an action answer takes "to")
     (
         "A patient has pain epigastrium. Chest X-ray normal. What to do next?",
         "Serum lipase",
-        "A patient has pain epigastrium. Chest X-ray normal. Serum lipase is to be done next.",
+        "A patient has pain epigastrium. Chest X-ray normal. The next step is serum lipase.",
+    ),
+    ("What to do next?", "Wait and watch", "The next step is to wait and watch."),
+    # review of session 46: the copula before all adverbs, by the number of "-s" singulars; not a context
+    # sentence's participle, nor one with no passive
+    ("Parotid gland most commonly involved in", "Mumps", "Parotid gland is most commonly involved in mumps."),
+    ("Measles caused by", "Paramyxovirus", "Measles is caused by Paramyxovirus."),
+    ("Glucosamines used in following condition:", "Arthritis", "Glucosamines are used in arthritis."),
+    (
+        "Patient treated with amoxicillin for 5 days. Drug given in",
+        "Otitis media",
+        "Patient treated with amoxicillin for 5 days. Drug is given in otitis media.",
+    ),
+    ("Haemoglobin fallen to", "6 g/dl", "Haemoglobin fallen to 6 g/dl."),
+    # (a bare "following" in a context sentence, or after a verb not on the list, keeps the old reading)
+    (
+        "A 30 year old male presented with following symptoms: fever, jaundice and RUQ pain. Diagnosis?",
+        "Cholangitis",
+        "A 30 year old male presented with following symptoms: fever, jaundice and RUQ pain. The diagnosis is "
+        "Cholangitis.",
+    ),
+    (
+        "Moyer's mixed dentition analysis measures following teeth",
+        "Mandibular incisors",
+        "Moyer's mixed dentition analysis measures mandibular incisors.",
+    ),
+    # (a bracket that qualifies the answer is kept, and the stem stays a reject)
+    ("Normal intraocular pressure is (in mm Hg):", "10-21", None),
+    # a coordinated action ("Wait and watch") takes "to" like a single one; a noun list does not
+    ("The treatment is:", "Surgery and radiotherapy", "The treatment is surgery and radiotherapy."),
+    # a determiner "which" cut from the clause's subject before a bare auxiliary ("what age" + "tetracycline")
+    (
+        "Till what age tetracycline should not be given to prevent discoloration",
+        "8 year",
+        "Till 8 year tetracycline should not be given to prevent discoloration.",
+    ),
+    (
+        "Preconceptional intake of which of the following results in decrease in incidence of neural tube defect:",
+        "Folate",
+        "Preconceptional intake of Folate results in decrease in incidence of neural tube defect.",
     ),
 ]
 

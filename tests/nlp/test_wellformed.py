@@ -409,3 +409,5 @@ def test_the_end_of_a_hyphenated_word_does_not_dangle(parse) -> None:  # type: i
     assert not [r for r in wf.fluency_checks(text, parse(text)) if r.startswith("dangling_end")]
     text = "The drug is used for."
     assert [r for r in wf.fluency_checks(text, parse(text)) if r.startswith("dangling_end")]
+    text = "The test is done in a step-by."  # only particles end hyphenated words
+    assert [r for r in wf.fluency_checks(text, parse(text)) if r.startswith("dangling_end")]

@@ -92,9 +92,9 @@ class ClaimCheck:
         # default), an unknown word is plural for the agreement check only with an "-s" ("foramen is"), and
         # "means", "series", "species" are either number; a sentence ending on a copula with no clause that can end
         # so dangles ("The most appropriate management of such a case is."); more than half the words unknown to the
-        # n-gram LM is lm_unknown_words; v13: a root with two subjects is a misparse, no agreement error ("2 years
-        # female has been treated", "The tooth most commonly having bifurcated roots is"), the end of a hyphenated word
-        # does not dangle ("wax chew-in")
+        # n-gram LM is lm_unknown_words; v13: a plural noun after a participle in its own phrase ("The tooth most
+        # commonly having bifurcated roots is") or an age unit ("2 years female has been treated") is no subject for
+        # the agreement check, and a particle ending a hyphenated word does not dangle ("wax chew-in")
         self.model_id = f"wellformed-v13+{self._nlp.model_id}{lm_id}"
         self._verb_reading = verb_reader(self._lm)
 

@@ -75,11 +75,13 @@ def fluency_checks(text: str, doc: Any, verb_reading: Callable[[str], bool] | No
     acronym = bool(toks) and len(toks[-1].text) > 1 and toks[-1].text.isupper() and any(c.islower() for c in text)
     acronym = acronym and not (len(toks) > 1 and toks[-2].text.isupper() and toks[-2].is_alpha)
     acronym = acronym and toks[-1].lower_ not in ("the", "and", "of", "to", "for", "by", "its", "with", "from")
-    # the last part of a hyphenated word is no dangling word: "wax chew-in", "a follow-up" (wellformed-v13)
+    # a particle that ends a hyphenated word does not dangle: "wax chew-in", "a follow-up" (not "a step-by.";
+    # wellformed-v13)
     hyphenated = (
         bool(toks) and toks[-1].i > 0 and doc[toks[-1].i - 1].text == "-" and not doc[toks[-1].i - 1].whitespace_
     )
     hyphenated = hyphenated and toks[-1].i > 1 and not doc[toks[-1].i - 2].whitespace_
+    hyphenated = hyphenated and toks[-1].lower_ in ("in", "up", "out", "on", "off", "through", "over", "down")
     if (toks and toks[-1].lower_ in _DANGLING and not acronym and not hyphenated) or _dangling_copula(toks):
         reasons.append(reason("dangling_end", repr(toks[-1].text)))
     for a, b in zip(toks, toks[1:], strict=False):

@@ -68,10 +68,12 @@ _EXAM_TAG = re.compile(
 # "(all of) the following (N)" anywhere in a stem, not the preposition ("Following a fall, ...")
 _THE_FOLLOWING = re.compile(
     r"\b(?:all\s+(?:of\s+)?)?the\s+following\b(?!\s+(?:a|an|the|his|her)\b|,)"
-    r"|^following(?=\s+(?:is|are)\b)",
+    r"|(?<!\bcomplication\s)(?<!\bcomplications\s)(?<!\binfection\s)(?<!\bdeath\s)(?<!\bpain\s)(?<!\binjury\s)"
+    r"(?<!\bchanges\s)(?<!\bchange\s)(?<!\bbleeding\s)(?<!\bpalsy\s)(?<!\bparalysis\s)(?<!\breaction\s)"
+    r"\bfollowing(?=\s+[\w-]+\s*[:\-\u2013]*\s*$)|^following(?=\s+(?:is|are)\b)",
     re.I,
 )  # not the preposition: "complication following tonsillectomy", "Following thyroidectomy, ..." (a bare "following"
-# after a verb or preposition is given its article first: _BARE_FOLLOWING)
+# after a verb with a longer phrase after it is given its article first: _BARE_FOLLOWING)
 # a stem whose blank is at its end already: the answer is appended ("Drug of choice for the following condition is")
 _OPEN_END = re.compile(
     r"\b(?:is|are|was|were|include|includes|due to|of|by|in|for|with|as|to)\s*[:\-\u2013]*\s*$", re.I
@@ -84,13 +86,13 @@ _WH_NOUN_OF_THE_FOLLOWING = re.compile(
 )
 _OPTIONS_LEFT = re.compile(r"\ball\s+(?:of\s+)?the\s+following\b", re.I)
 _EITHER_COPULA = re.compile(r"\b(?:is\s*/\s*are|are\s*/\s*is)\b", re.I)
-# "following" without its article after a verb or preposition that takes it as an object ("X causes following in a
-# patient", "works on following principle", "due to following reasons except"), with a noun or "in" after it (not
-# "Lead cause following except"); not the preposition "following" after a noun ("complication following surgery")
+# "following" without its article after a verb that takes it as its object ("X causes following in a patient", "...
+# causes following common post treatment complication:"), with "in" or a short noun phrase that ends the stem after it
+# (not "Lead cause following except"); applied to the asking sentence only (not "presented with following symptoms:
+# fever, ... Diagnosis?")
 _BARE_FOLLOWING = re.compile(
-    r"\b(causes?|have|has|shows?|includes?|involves?|produces?|on|to|for|by|in|into|of|with)\s+following\b"
-    r"(?!\s+(?:a|an|the|except|is|are)\b)"
-    r"(?=\s+(?:in\b|[\w-]+(?:\s+[\w-]+){0,3}\s*(?:except\b|[:?\-\u2013]|$)))",
+    r"\b(causes?|have|has|shows?|includes?|involves?|produces?)\s+following\b(?!\s+(?:a|an|the|except|is|are)\b)"
+    r"(?=\s+(?:in\b|[\w-]+(?:\s+[\w-]+){0,3}\s*(?:except\b|[:?\u2013]\s*$|\s-\s*$|$)))",
     re.I,
 )
 # a stem that already asks "which of the following": an exception's "except" only inverts it ("Which of the
@@ -289,6 +291,10 @@ _ORDERING = re.compile(
 def prepare_question(question: str) -> Prepared:
     """Normalise spacing/contractions and turn negative stems (EXCEPT, NOT, false) positive."""
     q = _EXAM_TAG.sub("", " ".join(question.split()))
+    # an editorial note in brackets after the word that waits for the answer goes: "Most common site for ... is
+    # (MNTI):", "X is classified as (according to Melton and Seitzor)", "raises HCT by: (In exam instead of HCT, ...):"
+    # (not a unit or scope, "is (in mm Hg):", nor a figure's: "The B pattern belongs to (Figure was not provided ...)")
+    q = _TRAILING_NOTE.sub(lambda m: m.group(1) if _EDITORIAL_NOTE.match(m.group(2)) else m.group(0), q)
     q = re.sub(r"(?<=[a-z]{2}),(?=[a-z]{2})", ", ", q, flags=re.I)  # "In alpha-thalassemia trait,electrophoresis"
     # a sentence's period with no space after it: "... is XY.What is the probable diagnosis?", "... given.what is ..."
     q = re.sub(r"(?<=[A-Za-z]{2})\.(?=[A-Z][a-z]|(?:what|which|who|where|when|why|how)\b)", ". ", q)
@@ -307,9 +313,10 @@ def prepare_question(question: str) -> Prepared:
     q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
     q = re.sub(r"\b(which|what|all|any)\s+of\s+(?=following\b)", r"\1 of the ", q, flags=re.I)  # "which of following"
-    q = _BARE_FOLLOWING.sub(r"\1 the following", q)  # "causes following in ...", "works on following principle"
-    # "What to do next?", "What to be done next?"
-    q = re.sub(r"\bwhat\s+to\s+(?:be\s+done|do)\s+next\b", "what is to be done next", q, flags=re.I)
+    cut = max((m.end() for m in re.finditer(r"[.!?]\s+", q)), default=0)  # the asking sentence only
+    q = q[:cut] + _BARE_FOLLOWING.sub(r"\1 the following", q[cut:])  # "causes following in ..."
+    # "What to do next?", "What to be done next?" ask for the next step (an action answer then takes "to")
+    q = re.sub(r"\bwhat\s+to\s+(?:be\s+done|do)\s+next\b", "what is the next step", q, flags=re.I)
     # "Which among the following" -> "Which of the following"
     q = re.sub(r"\b(which|what)\s+(?:among|amongst)\s+(?=the\s+following\b)", r"\1 of ", q, flags=re.I)
     q = _ASKED_NOUN_GLOSS.sub(r"\1", q)
@@ -399,18 +406,17 @@ def prepare_question(question: str) -> Prepared:
     if not _ANY_WH.search(q) and not _OPEN_END.search(q):
         # "X has the following adverse result:" -> "X has which of the following adverse result" (a blank in place)
         q = _THE_FOLLOWING.sub("which of the following", q, count=1)
-    # a note in brackets after the word that waits for the answer goes: "Most common site for ... is (MNTI):", "X
-    # is classified as (according to Melton and Seitzor)", "raises HCT by: (In exam instead of HCT, they wrote HCV
-    # ...):"
-    # (not one that says the question needs a figure: "The B pattern belongs to (Figure was not provided ...)")
-    q = _TRAILING_NOTE.sub(lambda m: m.group(0) if _FIGURE_NOTE.search(m.group(0)) else m.group(1), q)
     q = re.sub(r"[\s?:.,\-\u2013\u2014]+$", "", q).strip()  # also a comma: "... is called,"
     return Prepared(q, inverted, dropped_not)
 
 
-_FIGURE_NOTE = re.compile(r"\b(?:figure|fig|image|picture|diagram|photograph|graph|radiograph|x-ray)s?\b", re.I)
 _TRAILING_NOTE = re.compile(
-    r"(\b(?:is|are|was|were|as|by|to|of|in|at|from|with|for|into)\s*:?)\s*\([^()]{1,120}\)[\s:.\-\u2013]*$", re.I
+    r"(\b(?:is|are|was|were|as|by|to|of|in|at|from|with|for|into)\s*:?)\s*\(([^()]{1,120})\)[\s:.\-\u2013]*$", re.I
+)
+# notes that say nothing the claim needs: an abbreviation's gloss ("(MNTI)"), a source, the exam's own remark; not a
+# unit, population or scope the answer holds for ("(in mm Hg)", "(in pregnancy)", "(for MRSA)"), nor a figure's
+_EDITORIAL_NOTE = re.compile(
+    r"\s*(?:[A-Z][A-Z0-9-]{1,9}s?|(?i:according to|as per|ref\b|in (?:the )?exam\b)[^()]*)\s*$"
 )
 
 
@@ -442,13 +448,17 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
     if not len(doc):
         return None
     words = [t.text_with_ws for t in doc]
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    # the asking sentence's root (not a context sentence's: "Patient treated with amoxicillin. Drug given in")
+    start = max((t.i + 1 for t in doc[:-1] if t.text in (".", "!", "?")), default=0)
+    root = next((t for t in doc[start:] if t.dep_ == "ROOT"), None)
     blank = any(t.lower_ in WH_NOMINAL for t in doc) or doc[-1].tag_ in ("IN", "TO")
     finite = any(t.tag_ in FINITE_TAGS for t in doc)
     participle = _telegraphic_participle(doc, root) if not finite and root is not None and blank else None
     if participle is not None:
         subject, at = participle
-        plural = subject.tag_ in ("NNS", "NNPS") or _plural_form(subject.lower_)
+        low = subject.lower_  # "Glucosamines are used", "Measles is caused", "Rabies is transmitted"
+        singular = low in _SINGULAR_IN_S or _singular_in_s(low)
+        plural = not singular and (subject.tag_ in ("NNS", "NNPS") or _topic_plural(low))
         words[at] = ("are " if plural else "is ") + words[at]
         return "".join(words), None
     following = next((t.i for t in doc if t.lower_ == "following" and t.i > 0 and doc[t.i - 1].lower_ == "the"), None)
@@ -473,7 +483,8 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
         if "VERB" not in lemmas and (lemmas or doc[t.i - 1].tag_ != "NNS"):
             continue  # a noun; a word lemminflect does not know is a verb after a plural noun ("antibiotics chelates")
         quoted = nxt.text in ("'", '"') and t.i + 2 < len(doc) and not doc[t.i + 2].is_punct  # "shows 'Blueberry lips'"
-        if "NOUN" in lemmas and nxt.pos_ in ("ADP", "DET", "PUNCT", "CCONJ") and not quoted:
+        verb_pair = (low, nxt.lower_) in _VERB_WITH_PREPOSITION  # "which of the following results in decrease in"
+        if "NOUN" in lemmas and nxt.pos_ in ("ADP", "DET", "PUNCT", "CCONJ") and not quoted and not verb_pair:
             continue  # "the following drugs in pregnancy", "the following effects of morphine": a noun
         if nxt.pos_ in ("VERB", "AUX"):
             return None  # "which of the following causes is ...": a noun after all
@@ -489,6 +500,10 @@ def _reparse_text(doc: Any) -> tuple[str, tuple[str, str] | None] | None:
 
 
 _VERB_ADVERBS = frozenset({"best", "most", "rightly", "correctly", "usually", "commonly", "mostly", "also"})
+# "-s" words that are nouns too but verbs before these prepositions ("intake of which of the following results in")
+_VERB_WITH_PREPOSITION = frozenset(
+    {("results", "in"), ("leads", "to"), ("acts", "on"), ("acts", "as"), ("binds", "to"), ("works", "on")}
+)
 
 
 def _telegraphic_participle(doc: Any, root: Any) -> tuple[Any, int] | None:
@@ -517,6 +532,8 @@ def _telegraphic_participle(doc: Any, root: Any) -> tuple[Any, int] | None:
     while k < len(doc) and doc[k].tag_ == "RB":
         k += 1  # "D1 bone found mainly in"
     after = doc[k] if k < len(doc) else None
+    if p.lemma_.lower() in _NO_PASSIVE:
+        return None  # "Haemoglobin fallen to", "Patient gone into shock": a perfect, not a passive
     passive = (
         p.lower_ not in past
         or (after is not None and after.lower_ == "by")
@@ -542,11 +559,16 @@ def _telegraphic_participle(doc: Any, root: Any) -> tuple[Any, int] | None:
         noun_then_preposition = t.tag_ in ("NN", "NNS") and nxt.pos_ in ("ADP", "DET")
         if noun_then_preposition and doc[t.i - 1].pos_ in ("NOUN", "PROPN") and _is_verb_form(t.lower_, ("VBP", "VBZ")):
             return None
-    at = p.i - 1 if doc[p.i - 1].tag_ == "RB" and p.i - 1 > subject.i else p.i  # "is usually done", "is not seen"
+    at = p.i  # before the adverbs on the participle: "is usually done", "is not seen", "is most commonly involved"
+    while at - 1 > subject.i and doc[at - 1].tag_ in ("RB", "RBR", "RBS"):
+        at -= 1
     if doc[at - 1].lower_.endswith(("'is", "\u2019is")):
         return None  # "Stenopic slit'is used": the copula is there, glued to its noun
     return subject, at
 
+
+# verbs with no passive, whose bare participle is a perfect without its "has" ("Haemoglobin fallen to")
+_NO_PASSIVE = frozenset("fall go come rise become arrive happen occur appear die emerge remain".split())  # noqa: SIM905
 
 # verbs that name: "X known as", "X termed as" (a past tense before "as" would be odd: "X called as")
 _NAMING_VERBS = frozenset("know call term name describe designate define classify refer label".split())  # noqa: SIM905
@@ -709,7 +731,7 @@ class RuleQA2D:
         # (and after a noun the preposition: "complication following tonsillectomy"), a note in brackets at the end
         # goes, a period with no space after it ends a sentence ("is XY.What is"), an action answer after a subject
         # that names an action takes "to" also when the tagger reads its verb as a noun ("is to retrieve follicles"),
-        # "What to do next?" is "What is to be done next?", a determiner "which" after a noun on its clause's subject
+        # "What to do next?" is "What is the next step?", a determiner "which" after a noun on its clause's subject
         # asks ("During mandibular nerve block which nerve also gets damaged")
         self.model_id = f"rules-v46+{self._nlp.model_id}{parts}"
 
@@ -2051,6 +2073,24 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
                 if _verb_like(doc[j], ("VBZ", "VBP", "VBD")) and doc[j - 1].pos_ in ("NOUN", "PROPN"):
                     end = j - 1
                     break
+        aux = doc[end + 1] if end + 1 < len(doc) else None
+        after_aux = doc[end + 2] if end + 2 < len(doc) else None
+        if (
+            prep is not None
+            and end > t.i + 1
+            and aux is not None
+            and after_aux is not None
+            and (aux.tag_ == "MD" or aux.lower_ in AUX_WORDS)
+            and aux.lower_ not in ("do", "does", "did")  # do-support has its subject after it, read as a verb or not
+            and (after_aux.lower_ in ("not", "n't") or after_aux.tag_ in ("VB", "VBN"))
+        ):
+            # an auxiliary with no subject after it: the run took the clause's subject ("Till what age tetracycline
+            # should not be given" asks "what age"; "tetracycline" is the subject, in plain order), as the parse says
+            subj = next((c for c in aux.head.children if "subj" in c.dep_ and t.i + 1 < c.i <= end), None)
+            if subj is not None and subj.left_edge.i > t.i + 1:
+                end = subj.left_edge.i - 1
+            elif end == t.i + 2:  # two nouns and no parse to tell: the second is the subject
+                end = t.i + 1
         if end >= t.i + 1:
             return WhPhrase(start, end, t, "det", prep, t.i + 1)
     return WhPhrase(start, t.i, t, "nominal", prep)
@@ -2366,7 +2406,7 @@ def _property_predicate(doc: Any, ph: WhPhrase, answer: str, adoc: Any) -> str |
 
 
 _FRONTED_PREPOSITIONS = frozenset(
-    "in at for during under with without from on by among after before through into to within".split()  # noqa: SIM905
+    "in at for during under with without from on by among after before through into to within till until".split()  # noqa: SIM905
 )
 
 
@@ -4257,7 +4297,11 @@ def _action_after_copula(text: str, answer: str, adoc: Any) -> str:
     verbal = (first.tag_ in ("VB", "VBP") and first.dep_ == "ROOT") or (
         first.tag_ == "NN" and base_verb_only(first.lower_)
     )
-    base = base and verbal and not (len(adoc) > 1 and adoc[1].lower_ in ("of", "in", "and", ","))
+    # not a noun list ("Block of sodium channels", "Surgery and radiotherapy"); two actions are ("Incise and drain")
+    second = getAllLemmas(adoc[2].lower_).get("VERB", ()) if len(adoc) > 2 else ()
+    joined = len(adoc) > 2 and adoc[1].lower_ in ("and", "&") and tuple(second)[:1] == (adoc[2].lower_,)
+    verbal = verbal or (joined and first.tag_ in ("NN", "NNP", "VB") and "NOUN" not in getAllLemmas(first.lower_))
+    base = base and verbal and (joined or not (len(adoc) > 1 and adoc[1].lower_ in ("of", "in", "and", "&", ",")))
     if _ACTION_NOUNS & set(subject) and base and first.tag_ not in ("NNS", "NNPS", "VBZ", "VBD", "VBN", "VBG"):
         return f"{text[: m.end(1)]} to {text[m.start(2) :]}"
     if adoc[0].tag_ not in ("VB", "VBP") or not base_verb_only(adoc[0].lower_):
@@ -4292,9 +4336,11 @@ _RELATIVE_WORDS = (WH_NOMINAL - {"what"}) | {"that", "where", "when"}
 
 
 def _relative_on_noun(t: Any, asked: bool = False) -> bool:
-    """A relative word right after the noun it modifies, or after that noun's preposition: "Organism which causes
-    bacterial endocarditis", "Only tooth in which buccal surface ...", "Best site from where specimen ...": the noun
-    phrase stem keeps its relative clause ("The organism which causes ... is Streptococcus viridans")."""
+    """A relative word right after the stem's own noun, or after that noun's preposition: "Organism which causes
+    bacterial endocarditis", "Only tooth in which buccal surface is made of 2 lobes": the noun phrase stem keeps its
+    relative clause ("The organism which causes ... is Streptococcus viridans"). Not a determiner "which", nor (in a
+    question with its "?") "which" + a noun after a preposition other than "in"/"by" ("People with which skin type
+    run a greater risk ...?" asks)."""
     doc = t.doc
     if t.lower_ not in ("which", "that", "who", "whom", "whose", "where", "when") or t.i == 0:
         return False
@@ -4305,7 +4351,12 @@ def _relative_on_noun(t: Any, asked: bool = False) -> bool:
         return False  # the stem's own noun, not one deep inside a clause ("... covered with membrane which can be ...")
     if t.dep_ == "det" or not any(x.pos_ in ("VERB", "AUX") for x in doc[t.i + 1 :]):
         return False  # "The corona surrounds which major object?": it asks
-    if asked and t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("NOUN", "PROPN", "ADJ"):
+    if (
+        asked
+        and doc[t.i - 1].lower_ not in ("in", "by")
+        and t.i + 1 < len(doc)
+        and doc[t.i + 1].pos_ in ("NOUN", "PROPN", "ADJ")
+    ):
         return False  # in a question (with its "?"): "People with which skin type run a greater risk of ...?" (not
         # the stem "Only tooth in which buccal surface is made of 2 lobes")
     return prev.pos_ in ("NOUN", "PROPN") and _is_relative(t)
