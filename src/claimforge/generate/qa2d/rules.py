@@ -527,13 +527,13 @@ def _telegraphic_participle(doc: Any, root: Any) -> tuple[Any, int] | None:
         return None
     if any(t.text in (",", ";", ":") for t in doc[subject.i : p.i]):
         return None  # "Tip of ultrasonic scaler after usage, cleaned by": the comma may close a phrase of its own
+    if p.lemma_.lower() in _NO_PASSIVE:
+        return None  # "Haemoglobin fallen to", "Patient gone into shock": a perfect, not a passive
     past = getInflection(p.lemma_, "VBD") or ()
     k = p.i + 1
     while k < len(doc) and doc[k].tag_ == "RB":
         k += 1  # "D1 bone found mainly in"
     after = doc[k] if k < len(doc) else None
-    if p.lemma_.lower() in _NO_PASSIVE:
-        return None  # "Haemoglobin fallen to", "Patient gone into shock": a perfect, not a passive
     passive = (
         p.lower_ not in past
         or (after is not None and after.lower_ == "by")
@@ -727,12 +727,13 @@ class RuleQA2D:
         # replaces "which N" whose N the tagger read as a verb (_with_plural_asked_noun), an adverb on the asked noun's
         # modifier is in the wh-phrase ("what extremely dense object"), a word tagged finite that is no verb form does
         # not make a stem a clause ("the fissure sealant"), a subordinator and its subject's noun phrase end a stem
-        # ("because high copper dental amalgams"), a bare "following" after a verb or preposition is "the following"
-        # (and after a noun the preposition: "complication following tonsillectomy"), a note in brackets at the end
-        # goes, a period with no space after it ends a sentence ("is XY.What is"), an action answer after a subject
-        # that names an action takes "to" also when the tagger reads its verb as a noun ("is to retrieve follicles"),
-        # "What to do next?" is "What is the next step?", a determiner "which" after a noun on its clause's subject
-        # asks ("During mandibular nerve block which nerve also gets damaged")
+        # ("because high copper dental amalgams"), a bare "following" after a verb in the asking sentence is "the
+        # following" (after an event noun the preposition: "complication following tonsillectomy"), an editorial note
+        # in brackets at the end goes, a period with no space after it ends a sentence ("is XY.What is"), an action
+        # answer after a subject that names an action takes "to" also when the tagger reads its verb as a noun ("is
+        # to retrieve follicles", _action_answer), "What to do next?" is "What is the next step?", a determiner
+        # "which" after a noun on its clause's subject asks ("During mandibular nerve block which nerve also gets
+        # damaged")
         self.model_id = f"rules-v46+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -4169,9 +4170,8 @@ def _declarative_stem(doc: Any, answer: str, adoc: Any, asked: bool = False) -> 
         and toks[-2].lower_ == "to"
         and any(t.tag_ in ("JJS", "RBS") or t.lower_ in ("first", "last") for t in doc[: toks[-2].i])
     ):
-        return _np_stem(
-            doc, answer, asked
-        )  # "In myocardial infarction the first enzyme to rise", not "... fuse to form"
+        # "In myocardial infarction the first enzyme to rise", not "... fuse to form"
+        return _np_stem(doc, answer, asked)
     if (
         last.pos_ in ("VERB", "AUX", "ADP", "DET", "SCONJ", "CCONJ")
         or last.tag_ in ("VBN", "IN", "TO", "VBZ", "VBP", "VBD")
@@ -4279,7 +4279,7 @@ def _action_after_copula(text: str, answer: str, adoc: Any) -> str:
     "is to regulate" when the subject names an action ("The function of X", "Your advice", "the next step in
     management"); otherwise the copula goes and the verb agrees with it ("The steroids are exacerbate the
     inflammatory response" -> "The steroids exacerbate ..."). Other claims are returned as they are."""
-    from lemminflect import getAllLemmas, getInflection
+    from lemminflect import getInflection
 
     if not len(adoc) or not answer.split():
         return text
@@ -4288,27 +4288,36 @@ def _action_after_copula(text: str, answer: str, adoc: Any) -> str:
     if m is None:
         return text
     subject = re.split(r"[.,;:]\s", text[: m.start()])[-1].lower().split()
-    # after a subject that names an action, a base form the tagger may call a noun ("Retrieve follicles", "Give
-    # cabergoline": "The next step ... is to retrieve follicles"); not a plural or a noun-only word
-    first = adoc[0]
-    base = tuple(getAllLemmas(first.lower_).get("VERB", ()))[:1] == (first.lower_,)
-    # a verb as the tagger reads it, or a word lemminflect knows only as a verb that the tagger calls a noun
-    # ("Retrieve follicles"); not "Shoulder with bevel", "Pain", "Block of sodium channels", "Complete debridement"
-    verbal = (first.tag_ in ("VB", "VBP") and first.dep_ == "ROOT") or (
-        first.tag_ == "NN" and base_verb_only(first.lower_)
-    )
-    # not a noun list ("Block of sodium channels", "Surgery and radiotherapy"); two actions are ("Incise and drain")
-    second = getAllLemmas(adoc[2].lower_).get("VERB", ()) if len(adoc) > 2 else ()
-    joined = len(adoc) > 2 and adoc[1].lower_ in ("and", "&") and tuple(second)[:1] == (adoc[2].lower_,)
-    verbal = verbal or (joined and first.tag_ in ("NN", "NNP", "VB") and "NOUN" not in getAllLemmas(first.lower_))
-    base = base and verbal and (joined or not (len(adoc) > 1 and adoc[1].lower_ in ("of", "in", "and", "&", ",")))
-    if _ACTION_NOUNS & set(subject) and base and first.tag_ not in ("NNS", "NNPS", "VBZ", "VBD", "VBN", "VBG"):
+    if _ACTION_NOUNS & set(subject) and _action_answer(adoc):
         return f"{text[: m.end(1)]} to {text[m.start(2) :]}"
     if adoc[0].tag_ not in ("VB", "VBP") or not base_verb_only(adoc[0].lower_):
         return text
     tag = {"is": "VBZ", "was": "VBD", "were": "VBD"}.get(m.group(1).lower(), "VBP")
     form = (getInflection(verb.lower(), tag) or (verb.lower(),))[0]
     return f"{text[: m.start(1)]}{form}{text[m.end(2) :]}"
+
+
+def _action_answer(adoc: Any) -> bool:
+    """An answer that is an action, a verb's base form first: as the tagger reads it ("Give cabergoline"), or a word
+    lemminflect knows only as a verb that the tagger calls a noun ("Retrieve follicles"), or one of two coordinated
+    actions ("Wait and watch"); not a noun ("Shoulder with bevel", "Pain"), a noun list ("Block of sodium channels",
+    "Surgery and radiotherapy") or an adjective ("Complete debridement")."""
+    from lemminflect import getAllLemmas
+
+    first = adoc[0]
+    if tuple(getAllLemmas(first.lower_).get("VERB", ()))[:1] != (first.lower_,):
+        return False
+    if first.tag_ in ("NNS", "NNPS", "VBZ", "VBD", "VBN", "VBG"):
+        return False
+    verbal = (first.tag_ in ("VB", "VBP") and first.dep_ == "ROOT") or (
+        first.tag_ == "NN" and base_verb_only(first.lower_)
+    )
+    second = tuple(getAllLemmas(adoc[2].lower_).get("VERB", ()))[:1] if len(adoc) > 2 else ()
+    if len(adoc) > 2 and adoc[1].lower_ in ("and", "&") and second == (adoc[2].lower_,):
+        return verbal or (first.tag_ in ("NN", "NNP", "VB") and "NOUN" not in getAllLemmas(first.lower_))
+    if len(adoc) > 1 and adoc[1].lower_ in ("of", "in", "and", "&", ","):
+        return False
+    return verbal
 
 
 def _waits_for_noun(last: Any, before: Any | None) -> bool:
