@@ -2591,6 +2591,48 @@ MEDMCQA_STEMS_46 = [
 ]
 
 
+STEMS_47 = [
+    # a plural noun answer takes the asked noun's place when the parse left the noun out of the wh-phrase: before the
+    # clause's verb, or at the end after a preposition (session 47; before: "gas molecules objects move")
+    (
+        "Both diffusion and effusion are related to the speed at which what objects move?",
+        "gas molecules",
+        "Both diffusion and effusion are related to the speed at which gas molecules move.",
+    ),
+    (
+        "Filter feeders, such as sponges, pump water into their body through what structures?",
+        "pores",
+        "Filter feeders, such as sponges, pump water into their body through pores.",
+    ),
+    (
+        "What structures receive blood from the atria and pump it out of the heart?",
+        "ventricles",
+        "Ventricles receive blood from the atria and pump it out of the heart.",
+    ),
+    (
+        "Proteins include 20 common types of what compounds?",
+        "amino acids",
+        "Proteins include 20 common types of amino acids.",
+    ),
+    # a modifier answer keeps the noun; a real verb stays a verb
+    (
+        "Amino acid units in a protein are connected by what bonds?",
+        "peptide",
+        "Amino acid units in a protein are connected by peptide bonds.",
+    ),
+    (
+        "The reaction rate usually increases as the concentration of what increases?",
+        "reactants",
+        "The reaction rate usually increases as the concentration of reactants increases.",
+    ),
+    (
+        "What helps push the fetus from the uterus during birth?",
+        "contractions",
+        "Contractions help push the fetus from the uterus during birth.",
+    ),
+]
+
+
 FAMILIES = {
     "adjective_answers": ADJECTIVE_ANSWERS,
     "doubled": DOUBLED,
@@ -2640,6 +2682,7 @@ FAMILIES = {
     "medmcqa_stems_44": MEDMCQA_STEMS_44,
     "medmcqa_stems_45": MEDMCQA_STEMS_45,
     "medmcqa_stems_46": MEDMCQA_STEMS_46,
+    "stems_47": STEMS_47,
 }
 
 

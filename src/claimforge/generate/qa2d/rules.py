@@ -2098,15 +2098,34 @@ def _phrase(doc: Any, t: Any) -> WhPhrase:
 
 
 def _with_plural_asked_noun(doc: Any, ph: WhPhrase, adoc: Any) -> WhPhrase:
-    """A bare "what"/"which" whose plural noun the tagger left out of the phrase (read as a verb: "Which factors are
-    controlled ..."), widened to take it when the answer ends in a plural noun of its own: "independent variables"
-    replaces "which factors" ("Independent variables are controlled ...", not "Independent variables factors ...").
+    """A bare "what"/"which" whose plural noun the phrase left out (read as a verb: "Which factors are controlled ...",
+    "at which what objects move", "through what structures?"), widened to take it when the answer ends in a plural
+    noun of its own: "independent variables" replaces "which factors" ("Independent variables are controlled ...",
+    not "Independent variables factors ...").
     A modifier answer keeps the noun as before ("What waves are" + "radio" -> "Radio waves are")."""
+    from lemminflect import getAllLemmas
+
     k = ph.end + 1
-    if ph.kind != "nominal" or ph.partitive or ph.word.lower_ not in ("what", "which") or k + 1 >= len(doc):
+    if ph.kind != "nominal" or ph.partitive or ph.word.lower_ not in ("what", "which") or k >= len(doc):
         return ph
-    noun, after = doc[k], doc[k + 1]
-    if not (_plural_form(noun.lower_) and after.pos_ == "AUX" and len(adoc)):
+    noun, after = doc[k], (doc[k + 1] if k + 1 < len(doc) else None)
+    if after is None or after.is_punct:
+        # or the noun ends the question after a preposition: "through what structures?", "covered with what objects?"
+        before = doc[ph.word.i - 1] if ph.word.i > 0 else None
+        if before is None or before.pos_ != "ADP" or noun.tag_ not in ("NNS", "NNPS") or k + 1 < len(doc) - 1:
+            return ph
+    elif not (
+        after.pos_ == "AUX"
+        or (
+            after.tag_ in ("VB", "VBP")
+            and after.pos_ == "VERB"
+            and after.lower_ not in AUX_WORDS  # "What machines have scientists built"
+            and "VERB" in getAllLemmas(after.lower_)  # not "What spreads sti during ..."
+            and (noun.tag_ in ("NNS", "NNPS") or _noun_lemma(noun.lower_) in _GENERIC_NOUNS)  # not "What helps amplify"
+        )
+    ):
+        return ph  # or before the clause's own verb: "at which what objects move" + "gas molecules"
+    if not (_plural_form(noun.lower_) and len(adoc)):
         return ph
     last = adoc[-1]
     if last.tag_ != "NNS" or not _plural_form(last.lower_) or last.lower_ == noun.lower_:
