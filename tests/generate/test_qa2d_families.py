@@ -2630,6 +2630,23 @@ STEMS_47 = [
         "contractions",
         "Contractions help push the fetus from the uterus during birth.",
     ),
+    # the wh-word as the subject of a clause inside the sentence: its verb agrees with the answer (before: "the
+    # reason continents moves"); not a noun the tagger read as the verb, nor after a clause answer
+    (
+        "The creation and destruction of oceanic crust is the reason what moves?",
+        "continents",
+        "The creation and destruction of oceanic crust is the reason continents move.",
+    ),
+    (
+        "Receptor clustering happens when what binds to the receptors?",
+        "enzymes",
+        "Receptor clustering happens when enzymes bind to the receptors.",
+    ),
+    (
+        "The creation and destruction of oceanic crust is the reason what moves?",
+        "the ocean",
+        "The creation and destruction of oceanic crust is the reason the ocean moves.",
+    ),
 ]
 
 

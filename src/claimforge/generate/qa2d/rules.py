@@ -2526,6 +2526,29 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
                 folded = _fold_object(filler, obj.text, any_verb=True)
                 if folded is not None:
                     return _replace(doc, start, obj.end - 1, folded)
+        verb = doc[ph.end + 1] if ph.end + 1 < len(doc) else None
+        if (
+            verb is not None
+            and ph.kind == "nominal"
+            and "subj" in ph.word.dep_
+            and ph.word.head.i == verb.i
+            and verb.tag_ in ("VBZ", "VBP")
+            and filler == answer
+            and doc[verb.i + 1 : verb.i + 2].text.lower() not in ("that", "which", "who")  # "have what objects that"
+            # a clause answer ("if what happens" + "it erupts", "their environment changes")
+            and not any(t.tag_ in FINITE_TAGS for t in adoc)
+            and verb.lemma_.lower() not in ("happen", "occur")
+        ):
+            # the subject of a clause inside the sentence, its verb agreeing with the answer: "is the reason what
+            # moves" + "continents" -> "is the reason continents move"
+            plural = _answer_plural(adoc)
+            if plural is not None:
+                agreed = (
+                    _agree(verb.text, plural)
+                    if verb.lower_ in AUX_WORDS
+                    else _inflect(verb, "VBP" if plural else "VBZ")
+                )
+                return _replace(doc, start, verb.i, f"{filler} {agreed}")
         return _replace(doc, start, ph.end, filler)
     nxt = ph.end + 1
     last_answer_word = answer.split()[-1].lower() if answer.split() else ""
