@@ -2647,6 +2647,24 @@ STEMS_47 = [
         "the ocean",
         "The creation and destruction of oceanic crust is the reason the ocean moves.",
     ),
+    # a question after an opener's comma: also after "To" + verb, and with a relative pronoun later on (MedMCQA)
+    (
+        "Of all the pulpal sensibility test, which is best in a patient who is restored with Porcelain fused to metal "
+        "crown?",
+        "Cold test",
+        "Of all the pulpal sensibility test, the cold test is best in a patient who is restored with Porcelain fused "
+        "to metal crown.",
+    ),
+    (
+        "To check objective pain response, which is best used method",
+        "Facial pain scale",
+        "To check objective pain response, best used method is a facial pain scale.",
+    ),
+    (
+        "To establish the diagnosis of H-type trachea-esophageal fistula, which if the following is required?",
+        "Tracheo-bronchoscopy",
+        "To establish the diagnosis of H-type trachea-esophageal fistula, Tracheo-bronchoscopy is required.",
+    ),
 ]
 
 

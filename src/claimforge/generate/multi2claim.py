@@ -244,8 +244,9 @@ class Multi2Claim(Pipeline):
                 # "Which of the following ... except" asked once); 55: rules-v45 (a verb made plural for a clearly
                 # plural subject: "Topical steroids are ..."), wellformed-v12 (no unknown-word penalty in the LM score)
                 # 56: rules-v46 (telegraphic participles get their copula, relative clauses in noun-phrase stems),
-                # wellformed-v13
-                version="56",
+                # wellformed-v13; 57: rules-v47 (a plural answer in place of an asked noun the parse left out: "at
+                # which gas molecules move"; a verb inside the sentence agrees with the answer)
+                version="57",
             ),
             Stage(
                 "embed explanations",

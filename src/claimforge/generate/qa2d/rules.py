@@ -313,6 +313,7 @@ def prepare_question(question: str) -> Prepared:
     q = re.sub(r"\b(what|which)\s+one\s+(?=of\s+(?:the\s+following|these|them)\b)", r"\1 ", q, flags=re.I)
     q = re.sub(r"\bthe\s+followings\b", "the following", q, flags=re.I)  # a typo of the source
     q = re.sub(r"\b(which|what|all|any)\s+of\s+(?=following\b)", r"\1 of the ", q, flags=re.I)  # "which of following"
+    q = re.sub(r"\b(which)\s+if\s+(?=the\s+following\b)", r"\1 of ", q, flags=re.I)  # "which if the following"
     cut = max((m.end() for m in re.finditer(r"[.!?]\s+", q)), default=0)  # the asking sentence only
     q = q[:cut] + _BARE_FOLLOWING.sub(r"\1 the following", q[cut:])  # "causes following in ..."
     # "What to do next?", "What to be done next?" ask for the next step (an action answer then takes "to")
@@ -733,8 +734,13 @@ class RuleQA2D:
         # answer after a subject that names an action takes "to" also when the tagger reads its verb as a noun ("is
         # to retrieve follicles", _action_answer), "What to do next?" is "What is the next step?", a determiner
         # "which" after a noun on its clause's subject asks ("During mandibular nerve block which nerve also gets
-        # damaged")
-        self.model_id = f"rules-v46+{self._nlp.model_id}{parts}"
+        # damaged"); v47: a plural noun answer also replaces an asked noun the parse left out of the wh-phrase before
+        # the clause's verb or at the end after a preposition ("at which gas molecules move", "through pores"), the
+        # wh-word as the subject of a clause inside the sentence has its verb agree with the answer ("the reason
+        # continents move"), an opening "To" + verb or a later relative pronoun no longer hides a question after the
+        # opener's comma ("Of all the pulpal sensibility tests, which is best in a patient who ..."), "which if the
+        # following" is "which of the following"
+        self.model_id = f"rules-v47+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
         drop = self.config.question_context == "drop"
@@ -1835,7 +1841,8 @@ def _after_opener(t: Any) -> bool:
     follows it: a question word there, not a relative pronoun on the phrase's noun."""
     doc = t.doc
     first = doc[0]
-    if not (first.pos_ == "ADP" or first.lower_ in _OPENING_WORDS):
+    purpose = first.lower_ == "to" and len(doc) > 1 and doc[1].tag_ == "VB"  # "To check pain response, which is ..."
+    if not (first.pos_ == "ADP" or first.lower_ in _OPENING_WORDS or purpose):
         return False
     if t.i + 1 < len(doc) and doc[t.i + 1].lower_ == "of":
         return False  # "Among the following, which of them ...": the partitive rules' question
@@ -1844,7 +1851,8 @@ def _after_opener(t: Any) -> bool:
     words = [x for x in doc if not x.is_punct]
     if t.lower_ in WH_ADVERB and words[-1].pos_ == "ADJ":
         return False  # "In a tropical rainforest, where are ferns common?": no place for the answer
-    return not any(_is_wh_word(x) for x in doc[t.i + 1 :])
+    # a relative pronoun later on is no second question: "..., which is best in a patient who is restored with ..."
+    return not any(_is_wh_word(x) and (x.lower_ in ("what", "how") or not _is_relative(x)) for x in doc[t.i + 1 :])
 
 
 def _how_quant(t: Any) -> bool:
