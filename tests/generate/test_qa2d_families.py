@@ -2630,6 +2630,8 @@ STEMS_47 = [
         "contractions",
         "Contractions help push the fetus from the uterus during birth.",
     ),
+    # a free relative in an object's place keeps its subject (review finding)
+    ("Fertilizers supply what plants need?", "nutrients", "Fertilizers supply nutrients plants need."),
     # the wh-word as the subject of a clause inside the sentence: its verb agrees with the answer (before: "the
     # reason continents moves"); not a noun the tagger read as the verb, nor after a clause answer
     (

@@ -2125,7 +2125,14 @@ def _with_plural_asked_noun(doc: Any, ph: WhPhrase, adoc: Any) -> WhPhrase:
     elif not (
         after.pos_ == "AUX"
         or (
-            after.tag_ in ("VB", "VBP")
+            # the wh-word opens its clause or follows a preposition or relative word ("at which what objects move"),
+            # not a free relative in an object's place ("Fertilizers supply what plants need": "plants" is the subject)
+            (
+                ph.word.i == _clause_start(doc, ph.word)
+                or doc[ph.word.i - 1].pos_ == "ADP"
+                or doc[ph.word.i - 1].lower_ in _RELATIVE_WORDS
+            )
+            and after.tag_ in ("VB", "VBP")
             and after.pos_ == "VERB"
             and after.lower_ not in AUX_WORDS  # "What machines have scientists built"
             and "VERB" in getAllLemmas(after.lower_)  # not "What spreads sti during ..."
