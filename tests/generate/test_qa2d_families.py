@@ -2630,6 +2630,12 @@ STEMS_47 = [
         "contractions",
         "Contractions help push the fetus from the uterus during birth.",
     ),
+    # an answer that ends in the asked noun takes it (review finding; was "energy levels levels")
+    (
+        "Electrons are arranged around the nucleus in what levels?",
+        "energy levels",
+        "Electrons are arranged around the nucleus in energy levels.",
+    ),
     # a free relative in an object's place keeps its subject (review finding)
     ("Fertilizers supply what plants need?", "nutrients", "Fertilizers supply nutrients plants need."),
     # the wh-word as the subject of a clause inside the sentence: its verb agrees with the answer (before: "the
