@@ -2552,7 +2552,8 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             and ph.word.head.i == verb.i
             and verb.tag_ in ("VBZ", "VBP")
             and filler == answer
-            and doc[verb.i + 1 : verb.i + 2].text.lower() not in ("that", "which", "who")  # "have what objects that"
+            # not a noun the tagger read as the verb, with a relative clause after it ("have what objects that ...")
+            and doc[verb.i + 1 : verb.i + 2].text.lower() not in ("that", "which", "who")
             # a clause answer ("if what happens" + "it erupts", "their environment changes")
             and not any(t.tag_ in FINITE_TAGS for t in adoc)
             and verb.lemma_.lower() not in ("happen", "occur")
