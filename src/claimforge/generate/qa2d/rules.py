@@ -2355,6 +2355,11 @@ def _agree(word: str, plural: bool) -> str:
     return word
 
 
+def _verb_agreeing(verb: Any, plural: bool) -> str:
+    """A present-tense verb (or auxiliary) in the number of its subject: "binds" -> "bind", "is" -> "are"."""
+    return _agree(verb.text, plural) if verb.lower_ in AUX_WORDS else _inflect(verb, "VBP" if plural else "VBZ")
+
+
 def _inflect(verb: Any, tag: str) -> str:
     from lemminflect import getInflection
 
@@ -2562,12 +2567,7 @@ def _wh_question(doc: Any, ph: WhPhrase, answer: str, adoc: Any, flags: dict[str
             # moves" + "continents" -> "is the reason continents move"
             plural = _answer_plural(adoc)
             if plural is not None:
-                agreed = (
-                    _agree(verb.text, plural)
-                    if verb.lower_ in AUX_WORDS
-                    else _inflect(verb, "VBP" if plural else "VBZ")
-                )
-                return _replace(doc, start, verb.i, f"{filler} {agreed}")
+                return _replace(doc, start, verb.i, f"{filler} {_verb_agreeing(verb, plural)}")
         return _replace(doc, start, ph.end, filler)
     nxt = ph.end + 1
     last_answer_word = answer.split()[-1].lower() if answer.split() else ""
@@ -3551,10 +3551,7 @@ def _invert(doc: Any, ph: WhPhrase, aux_i: int, filler: str, answer: str, adoc: 
         if plural is not None and (rest[slot + 1].tag_ in ("VBZ", "VBP") or rest[slot + 1].lower_ in ("was", "were")):
             # the relative clause's verb agrees with the answer ("exoskeletons that build up", "lungs that are")
             verb = rest[slot + 1]
-            agreed = (
-                _agree(verb.text, plural) if verb.lower_ in AUX_WORDS else _inflect(verb, "VBP" if plural else "VBZ")
-            )
-            words[slot + 1] = agreed + verb.whitespace_
+            words[slot + 1] = _verb_agreeing(verb, plural) + verb.whitespace_
         words.insert(slot, f" {ins} ")
     return f"{subj} {aux_text} {adverbs} {predicate} {''.join(words)}"
 
