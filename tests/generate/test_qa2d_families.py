@@ -2636,6 +2636,21 @@ STEMS_47 = [
         "energy levels",
         "Electrons are arranged around the nucleus in energy levels.",
     ),
+    # a "what" ending the question is the one it asks, the other wh-words stay (session-47 reading; before: "...
+    # understand energy happens in nuclear reactions and why they produce so much what.")
+    (
+        "Einstein’s equation helps scientists understand what happens in nuclear reactions and why they produce so "
+        "much what?",
+        "energy",
+        "Einstein's equation helps scientists understand what happens in nuclear reactions and why they produce so "
+        "much energy.",
+    ),
+    (
+        "Mitosis is nuclear division during which duplicated chromosomes are segregated and distributed into what?",
+        "daughter nuclei",
+        "Mitosis is nuclear division during which duplicated chromosomes are segregated and distributed into daughter "
+        "nuclei.",
+    ),
     # a free relative in an object's place keeps its subject (review finding)
     ("Fertilizers supply what plants need?", "nutrients", "Fertilizers supply nutrients plants need."),
     # the wh-word as the subject of a clause inside the sentence: its verb agrees with the answer (before: "the

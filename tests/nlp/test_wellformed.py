@@ -402,3 +402,10 @@ def test_the_end_of_a_hyphenated_word_does_not_dangle(parse) -> None:  # type: i
     assert [r for r in wf.fluency_checks(text, parse(text)) if r.startswith("dangling_end")]
     text = "The test is done in a step-by."  # only particles end hyphenated words
     assert [r for r in wf.fluency_checks(text, parse(text)) if r.startswith("dangling_end")]
+
+
+def test_a_what_ending_the_claim_is_a_question_left(parse) -> None:  # type: ignore[no-untyped-def]
+    text = "Where a cell resides, how it appears, and a minute race it does define its what."
+    assert any(r.startswith("question_words") for r in wf.question_left(text, parse(text)))
+    text = "A statement that describes what always happens in nature is a scientific law."
+    assert not any(r.startswith("question_words") for r in wf.question_left(text, parse(text)))

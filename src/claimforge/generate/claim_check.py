@@ -94,8 +94,9 @@ class ClaimCheck:
         # so dangles ("The most appropriate management of such a case is."); more than half the words unknown to the
         # n-gram LM is lm_unknown_words; v13: a plural noun after a participle in its own phrase ("The tooth most
         # commonly having bifurcated roots is") or an age unit ("2 years female has been treated") is no subject for
-        # the agreement check, and a particle ending a hyphenated word does not dangle ("wax chew-in")
-        self.model_id = f"wellformed-v13+{self._nlp.model_id}{lm_id}"
+        # the agreement check, and a particle ending a hyphenated word does not dangle ("wax chew-in"); v14: any
+        # "what" ending the claim is a question left ("... and what it does define its what.")
+        self.model_id = f"wellformed-v14+{self._nlp.model_id}{lm_id}"
         self._verb_reading = verb_reader(self._lm)
 
     def check(self, texts: Sequence[str]) -> list[list[str]]:

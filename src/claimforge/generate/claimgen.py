@@ -649,7 +649,7 @@ class ClaimGen(Pipeline):
                 ("item",),
                 ("claims",),
                 ("generator", "claim_check"),
-                version="50",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
+                version="51",  # issue 12: the emit-time claim check; 3: title-cased abbreviation long forms kept;
                 # 4: "likely" is no longer dropped as a hedge; the claim check wellformed-v3; 5: misparsed coordination
                 # and subordinate roots rejected, appositions without a comma kept, figure pointers removed, "As
                 # mentioned," openers; abbreviations written out without a doubled word; the claim check wellformed-v4;
@@ -674,7 +674,8 @@ class ClaimGen(Pipeline):
                 # nor one dropping what precedes "as well as"; "due to" kept whole; the claim check wellformed-v9;
                 # 47: wellformed-v10 (a "Not" left before its verb); 48: wellformed-v11 (a verb the tagger calls a
                 # plural noun); 49: wellformed-v12 (no unknown-word penalty in the LM score, "foramen is"); 50:
-                # wellformed-v13 (a participle's object or an age is no plural subject)
+                # wellformed-v13 (a participle's object or an age is no plural subject); 51: wellformed-v14 (a "what"
+                # ending the claim)
             ),
             Stage(
                 "choose evidence",

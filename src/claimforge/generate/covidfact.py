@@ -256,8 +256,9 @@ class CovidFact(Pipeline):
                 # capital on a function word from the source (restore_case); 9: wellformed-v5 ("how much" opening a
                 # clause of its own is no question left); 10: a capital after an inner full stop before a comma;
                 # 11: wellformed-v7 (an acronym at the end, a singular the tagger calls plural); 12: wellformed-v8;
-                # 13: wellformed-v9; 14: wellformed-v10; 15: wellformed-v11; 16: wellformed-v12; 17: wellformed-v13
-                version="17",
+                # 13: wellformed-v9; 14: wellformed-v10; 15: wellformed-v11; 16: wellformed-v12; 17: wellformed-v13;
+                # 18: wellformed-v14
+                version="18",
             ),
             Stage(
                 "find sources",
@@ -311,8 +312,8 @@ class CovidFact(Pipeline):
                 # 12: wellformed-v5; 13: "a"/"an" by the substitute's first sound (indefinite_article: "an hour",
                 # "an MRI"); 14: letters read one by one also when lower-case first ("an mRNA", "an x-ray", "an Fc");
                 # 15: wellformed-v7; 16: wellformed-v8; 17: wellformed-v9; 18: wellformed-v10; 19: wellformed-v11
-                # 20: wellformed-v12; 21: wellformed-v13
-                version="21",
+                # 20: wellformed-v12; 21: wellformed-v13; 22: wellformed-v14
+                version="22",
             ),
             Stage(
                 "pair NEI evidence",

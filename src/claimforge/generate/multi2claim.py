@@ -245,7 +245,8 @@ class Multi2Claim(Pipeline):
                 # plural subject: "Topical steroids are ..."), wellformed-v12 (no unknown-word penalty in the LM score)
                 # 56: rules-v46 (telegraphic participles get their copula, relative clauses in noun-phrase stems),
                 # wellformed-v13; 57: rules-v47 (a plural answer in place of an asked noun the parse left out: "at
-                # which gas molecules move"; a verb inside the sentence agrees with the answer)
+                # which gas molecules move"; a verb inside the sentence agrees with the answer; a "what" ending the
+                # question is the one it asks), wellformed-v14 (a "what" ending the claim is a question left)
                 version="57",
             ),
             Stage(

@@ -475,8 +475,8 @@ class SciClaimHunt(Pipeline):
                 # capital after an inner full stop before a comma (". However,"); 9: bare reference numbers removed,
                 # wellformed-v6; 10: wellformed-v7 (an acronym at the end, a singular the tagger calls plural);
                 # 11: wellformed-v8; 12: wellformed-v9; 13: wellformed-v10; 14: wellformed-v11; 15: wellformed-v12;
-                # 16: wellformed-v13
-                version="16",
+                # 16: wellformed-v13; 17: wellformed-v14
+                version="17",
             ),
             Stage(
                 "evidence",
@@ -511,7 +511,7 @@ class SciClaimHunt(Pipeline):
                 ("item", "claims"),
                 ("claims",),
                 ("negation", "numeric", "entity"),
-                version="21",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
+                version="22",  # 3: no numeric change of a duration or distance before its noun ("10-year risk");
                 # 4: nor of a time point named by what it follows ("42 hours after surgery"); 5: nor of a cut-off;
                 # 6: nor of a tolerance band ("within 50%"); 7: nor a setting or a name's number ("Roth 811");
                 # 8: negatives pass the claim check wellformed-v3, entity substitutes matched by case when short;
@@ -520,7 +520,8 @@ class SciClaimHunt(Pipeline):
                 # the claim check wellformed-v4; 11: a negation is removed only from the main clause; 12: wellformed-v5;
                 # 13: entity negations: a capital after an inner full stop before a comma; 14: wellformed-v6;
                 # 15: wellformed-v7; 16: wellformed-v8; 17: wellformed-v9, minimal-edit adds no negation beside a
-                # clause of reason; 18: wellformed-v10; 19: wellformed-v11; 20: wellformed-v12; 21: wellformed-v13
+                # clause of reason; 18: wellformed-v10; 19: wellformed-v11; 20: wellformed-v12; 21: wellformed-v13;
+                # 22: wellformed-v14
             ),
             Stage(
                 "mismatch",

@@ -630,7 +630,7 @@ _QUESTION_LEFT = re.compile(
     r"\b(?:which|what) of (?:the following|these|those)\b|\bof the following\b|\b(?:all|none|both) of the above\b"
     r"|\bhow (?:many|much)\b|_{2,}"
     r"|\b(?:to|of|from|by|with|for|on|at|than) what\b(?=\s*[,.;]|\s*$)"  # "... from high to high to what, in ..."
-    r"|\b(?:called|named|termed|known as|is|are|was|were) what\s*\.?\s*$"  # "... are called what."
+    r"|\bwhat\s*\.?\s*$"  # "... are called what.", "... and what it does define its what."
     # an exam's truth stem left at the start: "True about placenta accreta is seen in ..." (not "True open bite")
     r"|^(?:not\s+)?(?:true|false|correct|incorrect|wrong)\s+(?:about|regarding)\b",
     re.I,

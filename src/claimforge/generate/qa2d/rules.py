@@ -739,7 +739,8 @@ class RuleQA2D:
         # wh-word as the subject of a clause inside the sentence has its verb agree with the answer ("the reason
         # continents move"), an opening "To" + verb or a later relative pronoun no longer hides a question after the
         # opener's comma ("Of all the pulpal sensibility tests, which is best in a patient who ..."), "which if the
-        # following" is "which of the following"
+        # following" is "which of the following", a "what" that ends the question is the one it asks when the other
+        # "what"s are free relatives ("... understand what happens ... and why they produce so much what?")
         self.model_id = f"rules-v47+{self._nlp.model_id}{parts}"
 
     def convert(self, requests: Sequence[QA2DRequest], progress: Any = None) -> list[QA2DResult]:
@@ -1745,6 +1746,16 @@ def _find_wh(doc: Any) -> WhPhrase | None:
     cands = [t for t in doc if _is_wh_word(t) and not _is_relative(t)]
     if not cands:
         return None
+    words = [t for t in doc if not t.is_punct]
+    if (
+        len(words) > 2
+        and words[-1].lower_ == "what"
+        and words[-1] in cands
+        and all(_free_relative(t) for t in cands[:-1] if t.lower_ == "what")  # not "from what to what?"
+    ):
+        # a "what" that ends the question is the one it asks, whatever other wh-words come before it ("... helps
+        # scientists understand what happens in nuclear reactions and why they produce so much what?")
+        return _phrase(doc, words[-1])
     nominal = [t for t in cands if t.lower_ in WH_NOMINAL or _how_quant(t)]
     for t in nominal:
         return _phrase(doc, t)
@@ -1766,6 +1777,15 @@ def _find_wh(doc: Any) -> WhPhrase | None:
     if len(words) > 2 and words[-1].lower_ in ("where", "when") and words[-1] in cands:
         return _phrase(doc, words[-1])  # in situ at the end: "Most geological activity takes place where?"
     return None
+
+
+def _free_relative(t: Any) -> bool:
+    """A "what" with its verb right after it (an adverb between): a free relative inside the sentence ("understand
+    what happens", "produces what is known as"), not the question's own "what"."""
+    k = t.i + 1
+    while k < len(t.doc) and t.doc[k].tag_ in ("RB", "RBR", "RBS"):
+        k += 1
+    return k < len(t.doc) and t.doc[k].pos_ in ("VERB", "AUX") and t.doc[k].tag_ in FINITE_TAGS
 
 
 def _where_in(doc: Any, i: int) -> int | None:
